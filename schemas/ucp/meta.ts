@@ -1,0 +1,18 @@
+/** The `meta` argument every UCP tool call carries (mcp.openrpc.json components.schemas.meta). */
+import { z } from "zod";
+
+export const UcpAgentSchema = z
+  .looseObject({
+    profile: z.url().describe("HTTPS URL of the calling platform's UCP profile."),
+  })
+  .describe("Identifies the calling platform.");
+
+export function metaSchema(idempotencyRequired: boolean) {
+  const key = z.string().min(1).max(255).describe("Unique key for retry safety (a UUID is recommended).");
+  return z
+    .looseObject({
+      "ucp-agent": UcpAgentSchema,
+      "idempotency-key": idempotencyRequired ? key : key.optional(),
+    })
+    .describe("UCP request metadata.");
+}

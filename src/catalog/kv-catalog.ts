@@ -1,0 +1,99 @@
+/**
+ * Catalog reads from KV. Key layout (written only by scripts/load-catalog.ts):
+ *   catalog:manifest  {version, currency, products, loaded_at}: written last by a load
+ *   catalog:index     SearchIndexData (search-index.ts): ids, categories, variant prices, postings
+ *   product:<id>      one Product in the UCP shape (no `url`: composed from the origin)
+ *   catalog:stock     {variant id: units on hand}, for inventory (not read here)
+ * The hydrated index and product documents are cached per isolate; the manifest is
+ * re-read at most every REFRESH_MS, so a new load is picked up without a redeploy.
+ */
+import { type Product, ProductSchema } from "../../schemas/ucp/product";
+import { type HydratedIndex, hydrate } from "./search-engine";
+import type { SearchIndexData } from "./search-index";
+
+export const KV_KEYS = {
+  manifest: "catalog:manifest",
+  index: "catalog:index",
+  stock: "catalog:stock",
+  product: (id: string) => `product:${id}`,
+} as const;
+
+export interface CatalogManifest {
+  readonly version: string;
+  readonly currency: string;
+  readonly products: number;
+  readonly loaded_at: string;
+}
+
+export interface CatalogSnapshot {
+  readonly manifest: CatalogManifest;
+  readonly index: HydratedIndex;
+}
+
+const REFRESH_MS = 30_000;
+const PRODUCT_CACHE_ENTRIES = 2_000;
+
+let current: { snapshot: CatalogSnapshot | null; checkedAt: number } | undefined;
+let loading: Promise<CatalogSnapshot | null> | undefined;
+const productCache = new Map<string, Product>();
+
+/** The catalog as of the last manifest check; null when no catalog was ever loaded. */
+export async function catalogSnapshot(kv: KVNamespace, now: number): Promise<CatalogSnapshot | null> {
+  if (current && now - current.checkedAt < REFRESH_MS) return current.snapshot;
+  // One refresh per isolate at a time: concurrent requests share it.
+  loading ??= refresh(kv, now).finally(() => {
+    loading = undefined;
+  });
+  return loading;
+}
+
+async function refresh(kv: KVNamespace, now: number): Promise<CatalogSnapshot | null> {
+  const manifest = await kv.get<CatalogManifest>(KV_KEYS.manifest, "json");
+  if (!manifest) {
+    current = { snapshot: null, checkedAt: now };
+    return null;
+  }
+  if (current?.snapshot?.manifest.version === manifest.version) {
+    current = { snapshot: current.snapshot, checkedAt: now };
+    return current.snapshot;
+  }
+  const data = await kv.get<SearchIndexData>(KV_KEYS.index, "json");
+  const snapshot = data ? { manifest, index: hydrate(data) } : null;
+  productCache.clear();
+  current = { snapshot, checkedAt: now };
+  return snapshot;
+}
+
+/** Product documents by id (unknown or unreadable ids are absent from the map). */
+export async function getProducts(kv: KVNamespace, ids: readonly string[]): Promise<Map<string, Product>> {
+  const found = new Map<string, Product>();
+  const missing: string[] = [];
+  for (const id of new Set(ids)) {
+    const hit = productCache.get(id);
+    if (hit) found.set(id, hit);
+    else missing.push(id);
+  }
+  if (missing.length === 0) return found;
+  const raw = await kv.get(missing.map(KV_KEYS.product), "json");
+  for (const id of missing) {
+    const parsed = ProductSchema.safeParse(raw.get(KV_KEYS.product(id)));
+    if (!parsed.success) continue;
+    found.set(id, parsed.data);
+    remember(id, parsed.data);
+  }
+  return found;
+}
+
+function remember(id: string, product: Product): void {
+  productCache.set(id, product);
+  if (productCache.size > PRODUCT_CACHE_ENTRIES) {
+    const oldest = productCache.keys().next().value;
+    if (oldest !== undefined) productCache.delete(oldest);
+  }
+}
+
+/** Test hook: drop the isolate caches so the next call re-reads KV. */
+export function resetCatalogCache(): void {
+  current = undefined;
+  productCache.clear();
+}

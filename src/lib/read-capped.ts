@@ -1,0 +1,29 @@
+/** Reads a body as text, refusing (undefined) past `limit` bytes, declared or streamed. */
+export async function readCapped(message: Request | Response, limit: number): Promise<string | undefined> {
+  const declared = Number(message.headers.get("content-length") ?? "NaN");
+  if (declared > limit) {
+    await message.body?.cancel();
+    return undefined;
+  }
+  if (!message.body) return "";
+  const reader = message.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}

@@ -1,0 +1,49 @@
+/**
+ * The one place older request shapes become the current one (spec-digest §12.4): the
+ * profile from `meta["ucp-agent"]`, `_meta.ucp`, or the UCP-Agent header; the idempotency
+ * key from `meta["idempotency-key"]`, `idempotency_key`, or the Idempotency-Key header.
+ * Everything past here sees a NormalizedCall.
+ */
+import { isPlainObject } from "../lib/safe-json";
+
+export interface NormalizedCall {
+  /** The profile URL as sent (unvalidated), or undefined when none was found. */
+  readonly profile: unknown;
+  readonly idempotencyKey: unknown;
+  /** The tool arguments without the metadata carriers. */
+  readonly args: Record<string, unknown>;
+  /** The `meta` object as sent, for tools that read more of it. */
+  readonly meta: Record<string, unknown>;
+}
+
+const META_CARRIERS = new Set(["meta", "_meta", "idempotency_key"]);
+
+export function normalizeCall(
+  args: Record<string, unknown>,
+  paramsMeta: unknown,
+  headers: Headers,
+): NormalizedCall {
+  const meta = isPlainObject(args.meta) ? args.meta : {};
+  const profile =
+    field(meta["ucp-agent"], "profile") ??
+    field(meta.ucp, "profile") ??
+    field(isPlainObject(paramsMeta) ? paramsMeta["ucp-agent"] : undefined, "profile") ??
+    field(isPlainObject(paramsMeta) ? paramsMeta.ucp : undefined, "profile") ??
+    field(isPlainObject(args._meta) ? args._meta.ucp : undefined, "profile") ??
+    profileFromHeader(headers.get("ucp-agent"));
+  const idempotencyKey = meta["idempotency-key"] ?? args.idempotency_key ?? headers.get("idempotency-key") ?? undefined;
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) if (!META_CARRIERS.has(key)) rest[key] = value;
+  return { profile, idempotencyKey, args: rest, meta };
+}
+
+function field(holder: unknown, key: string): unknown {
+  return isPlainObject(holder) ? holder[key] : undefined;
+}
+
+/** `UCP-Agent: profile="https://…"` (an RFC 8941 dictionary; only `profile` matters here). */
+export function profileFromHeader(value: string | null): string | undefined {
+  if (!value) return undefined;
+  const match = /(?:^|[,;]\s*)profile\s*=\s*"((?:[^"\\]|\\.)*)"/.exec(value);
+  return match?.[1]?.replace(/\\(.)/g, "$1");
+}

@@ -1,0 +1,96 @@
+/** The catalog tools: search_catalog, lookup_catalog, get_product (UCP catalog capabilities). */
+import { z } from "zod";
+import {
+  CATALOG_LIMITS,
+  GetProductRequestSchema,
+  GetProductResponseSchema,
+  LookupRequestSchema,
+  LookupResponseSchema,
+  SearchRequestSchema,
+  SearchResponseSchema,
+} from "../../schemas/ucp/catalog";
+import type { Message } from "../../schemas/ucp/common";
+import { catalogSnapshot, getProducts } from "../catalog/kv-catalog";
+import { runLookup } from "../catalog/lookup";
+import { productDetail } from "../catalog/product-detail";
+import { planSearch, runSearch, toVariantFilter } from "../catalog/search";
+import { variantPasses } from "../catalog/search-engine";
+import { err, ok } from "../lib/result";
+import { CAPABILITY } from "../ucp/capabilities";
+import { invalidParams } from "../ucp/errors";
+import { defineTool } from "./types";
+
+const withMessages = (messages: Message[]) => (messages.length > 0 ? { messages } : {});
+
+export const searchCatalog = defineTool({
+  name: "search_catalog",
+  description:
+    "Search the merchant's product catalog by free text and/or filters (categories, price range in minor units, availability). Returns ranked products with one featured variant each and cursor pagination (default 10, max 50 per page).",
+  capability: CAPABILITY.catalogSearch,
+  idempotencyKeyRequired: false,
+  input: z.object({ catalog: SearchRequestSchema }),
+  output: SearchResponseSchema,
+  async run({ catalog }, ctx) {
+    const plan = planSearch(catalog, ctx.config.currency);
+    if (!plan.ok) return err(invalidParams(plan.error.message, { path: plan.error.path }));
+    const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
+    const page = await runSearch(ctx.env.CATALOG, snapshot, plan.value, ctx.config.origin);
+    return ok({
+      ucp: ctx.envelope(),
+      products: page.products,
+      pagination: page.pagination,
+      ...withMessages(page.messages),
+    });
+  },
+});
+
+export const lookupCatalog = defineTool({
+  name: "lookup_catalog",
+  description: `Look up products by product id, variant id or SKU (up to ${CATALOG_LIMITS.maxLookupIds} ids; duplicates merged). Each returned variant lists the request ids it answers in \`inputs\`; unknown ids are reported as info messages with code not_found.`,
+  capability: CAPABILITY.catalogLookup,
+  idempotencyKeyRequired: false,
+  input: z.object({ catalog: LookupRequestSchema }),
+  output: LookupResponseSchema,
+  async run({ catalog }, ctx) {
+    if (new Set(catalog.ids).size > CATALOG_LIMITS.maxLookupIds) {
+      return err(
+        invalidParams(`Too many ids: at most ${CATALOG_LIMITS.maxLookupIds} per lookup`, {
+          path: "$.catalog.ids",
+          max: CATALOG_LIMITS.maxLookupIds,
+        }),
+      );
+    }
+    const messages: Message[] = [];
+    const filter = toVariantFilter(catalog.filters, catalog.context?.currency, ctx.config.currency, messages);
+    const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
+    const products = await runLookup(ctx.env.CATALOG, snapshot, catalog, filter, ctx.config.origin, messages);
+    return ok({ ucp: ctx.envelope(), products, ...withMessages(messages) });
+  },
+});
+
+export const getProduct = defineTool({
+  name: "get_product",
+  description:
+    "Get one product's full detail by product id or variant id. Optional `selected` options (with `preferences` for relaxation) narrow the variants; every option value carries `available`/`exists` signals relative to the selection. A requested variant comes first.",
+  capability: CAPABILITY.catalogLookup,
+  idempotencyKeyRequired: false,
+  input: z.object({ catalog: GetProductRequestSchema }),
+  output: GetProductResponseSchema,
+  async run({ catalog }, ctx) {
+    const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
+    const index = snapshot?.index;
+    const productDoc = index?.productIds.get(catalog.id);
+    const ref = productDoc === undefined ? index?.variantRefs.get(catalog.id) : undefined;
+    const docIndex = productDoc ?? ref?.doc;
+    const doc = docIndex === undefined ? undefined : index?.docs[docIndex];
+    const product = doc ? (await getProducts(ctx.env.CATALOG, [doc.id])).get(doc.id) : undefined;
+    if (!doc || !product) return err(invalidParams("Product not found", { id: catalog.id }));
+    const messages: Message[] = [];
+    const filter = toVariantFilter(catalog.filters, catalog.context?.currency, ctx.config.currency, messages);
+    const requested = ref ? product.variants[ref.variant] : undefined;
+    const passes = (variant: (typeof product.variants)[number]) =>
+      variantPasses(doc, product.variants.indexOf(variant), filter);
+    const detail = productDetail(product, catalog, requested, passes, ctx.config.origin);
+    return ok({ ucp: ctx.envelope(), product: detail, ...withMessages(messages) });
+  },
+});

@@ -1,0 +1,7 @@
+/** The tool registry. Only tools of capabilities in BUSINESS_CAPABILITIES are listed here. */
+import { getProduct, lookupCatalog, searchCatalog } from "./catalog.tools";
+import type { ToolDefinition } from "./types";
+
+export const TOOLS: ReadonlyMap<string, ToolDefinition> = new Map(
+  [searchCatalog, lookupCatalog, getProduct].map((tool) => [tool.name, tool]),
+);

@@ -1,0 +1,50 @@
+/**
+ * Per-request UCP negotiation: resolve the platform profile, check its protocol version,
+ * intersect capabilities. Protocol failures come back as -32001 errors.
+ */
+import type { MerchantConfig } from "../config";
+import { err, ok, type Result } from "../lib/result";
+import { BUSINESS_CAPABILITIES, UCP_VERSION } from "./capabilities";
+import { discoveryError, type ProtocolError } from "./errors";
+import { type ActiveCapabilities, intersectCapabilities } from "./negotiate";
+import type { PlatformProfile } from "./platform-profile";
+import { checkProfileUrl, loadPlatformProfile } from "./profile-fetch";
+
+export interface Negotiated {
+  readonly version: string;
+  readonly active: ActiveCapabilities;
+  readonly profileUrl: string;
+}
+
+/** What an unreachable profile means under PROFILE_FALLBACK=assume-compatible (local dev). */
+const ASSUMED_PROFILE: PlatformProfile = { version: UCP_VERSION, capabilities: BUSINESS_CAPABILITIES };
+
+/** Checks the profile URL's form before anything else costs a fetch. */
+export function profileUrl(value: unknown, config: MerchantConfig): Result<URL, ProtocolError> {
+  const url = checkProfileUrl(value);
+  return url.ok ? url : err(discoveryError(url.error.code, url.error.content, config.origin));
+}
+
+export async function negotiate(url: URL, config: MerchantConfig, now: number): Promise<Result<Negotiated, ProtocolError>> {
+  const loaded = await loadPlatformProfile(url, now);
+  let profile: PlatformProfile;
+  if (loaded.ok) profile = loaded.value;
+  else if (loaded.error.code === "profile_unreachable" && config.profileFallback === "assume-compatible") {
+    profile = ASSUMED_PROFILE;
+  } else return err(discoveryError(loaded.error.code, loaded.error.content, config.origin));
+
+  if (profile.version !== UCP_VERSION) {
+    return err(
+      discoveryError(
+        "version_unsupported",
+        `Protocol version ${profile.version} is not supported. This business supports version ${UCP_VERSION}.`,
+        config.origin,
+      ),
+    );
+  }
+  return ok({
+    version: UCP_VERSION,
+    active: intersectCapabilities(BUSINESS_CAPABILITIES, profile.capabilities),
+    profileUrl: url.href,
+  });
+}

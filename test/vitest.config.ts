@@ -1,0 +1,23 @@
+import path from "node:path";
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+import { serveFixtureProfile } from "./fixtures/profile-server";
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      main: path.join(import.meta.dirname, "../src/index.ts"),
+      wrangler: { configPath: path.join(import.meta.dirname, "../wrangler.toml") },
+      miniflare: {
+        bindings: { PROFILE_FALLBACK: "strict", MERCHANT_ORIGIN: "https://shop.example.com" },
+        // Every outbound fetch (platform profiles) is answered here: tests never touch the network.
+        outboundService: serveFixtureProfile,
+      },
+    }),
+  ],
+  test: {
+    include: ["test/**/*.test.ts"],
+    exclude: ["test/e2e/**"],
+    setupFiles: [path.join(import.meta.dirname, "helpers/setup.ts")],
+  },
+});
