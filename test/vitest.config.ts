@@ -1,7 +1,7 @@
 import path from "node:path";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
-import { serveFixtureProfile } from "./fixtures/profile-server";
+import { serveFixtureProfile } from "./fixtures/profile-server.ts";
 
 export default defineConfig({
   plugins: [
@@ -9,15 +9,17 @@ export default defineConfig({
       main: path.join(import.meta.dirname, "../src/index.ts"),
       wrangler: { configPath: path.join(import.meta.dirname, "../wrangler.toml") },
       miniflare: {
+        // Tests run as a deployed merchant would: strict profile handling, https origin.
         bindings: { PROFILE_FALLBACK: "strict", MERCHANT_ORIGIN: "https://shop.example.com" },
         // Every outbound fetch (platform profiles) is answered here: tests never touch the network.
         outboundService: serveFixtureProfile,
       },
     }),
   ],
+  server: { fs: { allow: [path.join(import.meta.dirname, "../..")] } },
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/e2e/**"],
+    exclude: ["test/e2e/**", "node_modules/**"],
     setupFiles: [path.join(import.meta.dirname, "helpers/setup.ts")],
   },
 });

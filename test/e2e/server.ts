@@ -1,0 +1,171 @@
+/**
+ * Starts the real local server the way a user does (`npm start`, i.e.
+ * `node scripts/run.mjs scripts/start.ts`) on a free port, and stops it again.
+ *
+ * State: scripts/start.ts loads the demo catalog into wrangler's default local state
+ * (.wrangler/state) and keeps its "already loaded" marker in .wrangler/; it has no way to
+ * load into another directory, so passing `--persist-to` to `wrangler dev` would serve an
+ * empty catalog. The server therefore shares .wrangler/state with a developer's `npm start`
+ * (only the port differs).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export interface LocalServer {
+  /** e.g. http://127.0.0.1:41234 (no trailing slash). */
+  readonly baseUrl: string;
+  /** Everything the server printed so far (stdout and stderr, interleaved). */
+  log(): string;
+  /** Stops the whole process group (node → wrangler → workerd) and waits until it is gone. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** How long to wait for GET /.well-known/ucp to answer 200 (default 60 s). */
+  readonly readyTimeoutMs?: number;
+}
+
+const MAX_LOG_CHARS = 200_000;
+
+export async function startServer(options: StartOptions = {}): Promise<LocalServer> {
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  const child = spawn(process.execPath, ["scripts/run.mjs", "scripts/start.ts", "--ip", "127.0.0.1"], {
+    cwd: ROOT,
+    // Own process group: stop() signals node, wrangler and workerd together.
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: serverEnv(port),
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error("could not spawn the local server");
+
+  let output = "";
+  const append = (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+    if (output.length > MAX_LOG_CHARS) output = output.slice(-MAX_LOG_CHARS);
+  };
+  child.stdout?.on("data", append);
+  child.stderr?.on("data", append);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  // Last resort if the test process goes away without calling stop().
+  const killOnExit = () => signalGroup(pid, "SIGKILL");
+  process.once("exit", killOnExit);
+
+  let stopped: Promise<void> | undefined;
+  const server: LocalServer = {
+    baseUrl,
+    log: () => output,
+    stop: () => {
+      stopped ??= stopGroup(child, pid, exited).finally(() => process.off("exit", killOnExit));
+      return stopped;
+    },
+  };
+
+  try {
+    await waitUntilReady(baseUrl, child, readyTimeoutMs);
+  } catch (e) {
+    await server.stop();
+    throw new Error(`${(e as Error).message}\n--- server log (port ${port}) ---\n${output || "(no output)"}`);
+  }
+  return server;
+}
+
+/** The environment a user's shell would give `npm start`, minus the test runner's markers. */
+function serverEnv(port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith("VITEST") || key === "NODE_ENV" || key === "TEST") continue;
+    env[key] = value;
+  }
+  return {
+    ...env,
+    PORT: String(port),
+    WRANGLER_SEND_METRICS: "false",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    NO_COLOR: "1",
+  };
+}
+
+/** A port that was free a moment ago (listen on 0, read it, close). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => (port > 0 ? resolve(port) : reject(new Error("no free port"))));
+    });
+  });
+}
+
+async function waitUntilReady(baseUrl: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "no answer yet";
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the local server exited before it was ready (code ${child.exitCode}, signal ${child.signalCode})`);
+    }
+    try {
+      const res = await fetch(`${baseUrl}/.well-known/ucp`, { signal: AbortSignal.timeout(5_000) });
+      await res.body?.cancel();
+      if (res.status === 200) return;
+      last = `HTTP ${res.status}`;
+    } catch (e) {
+      last = (e as Error).message;
+    }
+    await sleep(250);
+  }
+  throw new Error(`the local server did not answer GET /.well-known/ucp with 200 within ${timeoutMs} ms (last: ${last})`);
+}
+
+async function stopGroup(child: ChildProcess, pid: number, exited: Promise<void>): Promise<void> {
+  if (groupAlive(pid)) {
+    signalGroup(pid, "SIGTERM");
+    // Wait for every member: the group leader (node start.ts) exits once wrangler does,
+    // and workerd may briefly outlive both.
+    if (!(await waitFor(() => !groupAlive(pid), 15_000))) {
+      signalGroup(pid, "SIGKILL");
+      await waitFor(() => !groupAlive(pid), 5_000);
+    }
+  }
+  await Promise.race([exited, sleep(5_000)]);
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function waitFor(done: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() >= deadline) return false;
+    await sleep(100);
+  }
+  return true;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,40 @@
+/**
+ * Validates payloads against the official UCP 2026-04-08 JSON Schemas in ../shared
+ * (loaded at build time by Vite; @cfworker/json-schema needs no eval, so it runs in workerd).
+ */
+import { type OutputUnit, Validator } from "@cfworker/json-schema";
+
+const files = import.meta.glob("../../../shared/ucp/2026-04-08/schemas/**/*.json", { eager: true, import: "default" });
+const profileSchema = import.meta.glob("../../../shared/ucp/2026-04-08/discovery/profile_schema.json", {
+  eager: true,
+  import: "default",
+});
+
+const ALL = [...Object.values(files), ...Object.values(profileSchema)] as Array<Record<string, unknown>>;
+if (ALL.length < 50) throw new Error(`expected the official schemas in ../shared, found ${ALL.length}`);
+
+const validators = new Map<string, Validator>();
+
+/** `ref` is an absolute schema URL, optionally with a JSON pointer: `https://ucp.dev/schemas/shopping/catalog_search.json#/$defs/search_response`. */
+export function validateOfficial(ref: string, value: unknown): { valid: boolean; errors: string[] } {
+  let validator = validators.get(ref);
+  if (!validator) {
+    validator = new Validator({ $id: `https://test.invalid/${validators.size}`, $ref: ref }, "2020-12", false);
+    for (const schema of ALL) validator.addSchema(schema as never);
+    validators.set(ref, validator);
+  }
+  const result = validator.validate(value);
+  return { valid: result.valid, errors: result.errors.slice(0, 8).map(describe) };
+}
+
+function describe(unit: OutputUnit): string {
+  return `${unit.instanceLocation} ${unit.keywordLocation}: ${unit.error}`;
+}
+
+export const OFFICIAL = {
+  search: "https://ucp.dev/schemas/shopping/catalog_search.json#/$defs/search_response",
+  lookup: "https://ucp.dev/schemas/shopping/catalog_lookup.json#/$defs/lookup_response",
+  getProduct: "https://ucp.dev/schemas/shopping/catalog_lookup.json#/$defs/get_product_response",
+  errorResponse: "https://ucp.dev/schemas/shopping/types/error_response.json",
+  profile: "https://ucp.dev/schemas/discovery/profile.json",
+} as const;

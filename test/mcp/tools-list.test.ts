@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { rpc } from "../helpers/mcp";
+
+// biome-ignore lint/suspicious/noExplicitAny: -- JSON Schema documents are walked structurally
+type Schema = any;
+
+/** Every property in a JSON Schema, with its path, for "descriptions on every field". */
+function properties(schema: Schema, path = "$"): Array<{ path: string; schema: Schema }> {
+  if (!schema || typeof schema !== "object") return [];
+  const out: Array<{ path: string; schema: Schema }> = [];
+  for (const [name, child] of Object.entries<Schema>(schema.properties ?? {})) {
+    out.push({ path: `${path}.${name}`, schema: child }, ...properties(child, `${path}.${name}`));
+  }
+  if (schema.items) out.push(...properties(schema.items, `${path}[]`));
+  for (const key of ["anyOf", "oneOf", "allOf"]) for (const branch of schema[key] ?? []) out.push(...properties(branch, path));
+  if (schema.additionalProperties && typeof schema.additionalProperties === "object") {
+    out.push(...properties(schema.additionalProperties, `${path}{}`));
+  }
+  return out;
+}
+
+describe("tools/list", () => {
+  it("lists exactly the catalog tools this server implements", async () => {
+    const reply = await rpc("tools/list");
+    const names = reply.body.result.tools.map((t: { name: string }) => t.name).sort();
+    expect(names).toEqual(["get_product", "lookup_catalog", "search_catalog"]);
+  });
+
+  it("gives each tool a description, an object inputSchema requiring meta and catalog, and an object outputSchema", async () => {
+    const { tools } = (await rpc("tools/list")).body.result;
+    for (const tool of tools) {
+      expect(tool.description.length).toBeGreaterThan(40);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.inputSchema.required).toEqual(expect.arrayContaining(["meta", "catalog"]));
+      expect(tool.inputSchema.properties.meta.required).toContain("ucp-agent");
+      expect(tool.inputSchema.properties.meta.properties["ucp-agent"].properties.profile.format).toBe("uri");
+      expect(tool.outputSchema.type).toBe("object");
+      expect(tool.outputSchema.anyOf).toHaveLength(2);
+    }
+  });
+
+  it("describes every field of every input and output schema", async () => {
+    const { tools } = (await rpc("tools/list")).body.result;
+    const missing: string[] = [];
+    for (const tool of tools) {
+      for (const [kind, schema] of [
+        ["input", tool.inputSchema],
+        ["output", tool.outputSchema],
+      ] as const) {
+        for (const p of properties(schema)) {
+          const described = p.schema.description ?? p.schema.anyOf?.every((b: Schema) => b.description);
+          if (!described) missing.push(`${tool.name} ${kind} ${p.path}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("search_catalog's inputSchema carries the pagination and filter contract", async () => {
+    const { tools } = (await rpc("tools/list")).body.result;
+    const search = tools.find((t: { name: string }) => t.name === "search_catalog");
+    const catalog = search.inputSchema.properties.catalog;
+    expect(catalog.properties.pagination.properties.limit).toMatchObject({ type: "integer", minimum: 1 });
+    expect(catalog.properties.filters.properties.price.properties.max.type).toBe("integer");
+    expect(Object.keys(catalog.properties)).toEqual(expect.arrayContaining(["query", "filters", "pagination", "context"]));
+  });
+});
