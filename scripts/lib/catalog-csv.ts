@@ -6,7 +6,7 @@ export interface CsvRowError {
   message: string;
 }
 
-interface CsvRecord {
+export interface CsvRecord {
   row: number;
   fields: string[];
   error?: string;
@@ -174,7 +174,8 @@ export function tokenizeCsv(text: string): CsvRecord[] {
 interface Header {
   width: number;
   index: Map<string, number>;
-  options: Array<{ n: number; name: number; value: number }>;
+  /** N of every optionN_name/optionN_value column pair, ascending. */
+  options: number[];
 }
 
 function readHeader(record: CsvRecord | undefined): Header | CsvRowError[] {
@@ -193,14 +194,13 @@ function readHeader(record: CsvRecord | undefined): Header | CsvRowError[] {
   return errors.length > 0 ? errors : { width: record.fields.length, index, options: optionColumns(index) };
 }
 
-function optionColumns(index: Map<string, number>): Header["options"] {
-  const out: Header["options"] = [];
-  for (const [column, name] of index) {
-    const match = /^option(\d+)_name$/.exec(column);
-    const value = match ? index.get(`option${match[1]}_value`) : undefined;
-    if (match && value !== undefined) out.push({ n: Number(match[1]), name, value });
+function optionColumns(index: Map<string, number>): number[] {
+  const out: number[] = [];
+  for (const column of index.keys()) {
+    const n = /^option(\d+)_name$/.exec(column)?.[1];
+    if (n !== undefined && index.has(`option${n}_value`)) out.push(Number(n));
   }
-  return out.sort((a, b) => a.n - b.n);
+  return out.sort((a, b) => a - b);
 }
 
 // ---------------------------------------------------------------------------
@@ -239,9 +239,9 @@ function parseRow(header: Header, record: CsvRecord): ParsedRow | string[] {
   const problems = REQUIRED_ROW_VALUES.filter((c) => cell(c) === "").map(
     (c) => `missing value for required column "${c}"`,
   );
-  const price = parseInteger(cell("price"), "price", problems, true);
-  const listPrice = cell("list_price") === "" ? undefined : parseInteger(cell("list_price"), "list_price", problems);
-  const stock = parseInteger(cell("stock"), "stock", problems, false);
+  const price = parseInteger(cell("price"), "price", problems, MINOR_UNITS);
+  const listPrice = parseInteger(cell("list_price"), "list_price", problems, MINOR_UNITS);
+  const stock = parseInteger(cell("stock"), "stock", problems);
   const status = parseAvailability(cell("availability"), problems);
   const currency = parseCurrency(cell("currency"), problems);
   const options = parseOptions(header, cell, problems);
@@ -271,12 +271,13 @@ function parseRow(header: Header, record: CsvRecord): ParsedRow | string[] {
   };
 }
 
-function parseInteger(value: string, column: string, problems: string[], money = true): number | undefined {
+const MINOR_UNITS = " amount in minor units (e.g. 1299 for 12.99)";
+
+function parseInteger(value: string, column: string, problems: string[], hint = ""): number | undefined {
   if (value === "") return undefined;
   const n = Number(value);
   if (/^\d+$/.test(value) && Number.isSafeInteger(n)) return n;
-  const unit = money ? " amount in minor units (e.g. 1299 for 12.99)" : "";
-  problems.push(`${column} must be a non-negative integer${unit}, got "${value}"`);
+  problems.push(`${column} must be a non-negative integer${hint}, got "${value}"`);
   return undefined;
 }
 
@@ -298,7 +299,7 @@ function parseCurrency(value: string, problems: string[]): string {
 
 function parseOptions(header: Header, cell: Cells, problems: string[]): SelectedOption[] {
   const options: SelectedOption[] = [];
-  for (const { n } of header.options) {
+  for (const n of header.options) {
     const name = cell(`option${n}_name`);
     const label = cell(`option${n}_value`);
     if (name === "" && label === "") continue;
@@ -411,9 +412,7 @@ function conflicts(draft: ProductDraft, row: ParsedRow): string[] {
     const value = row.product[field];
     const expected = draft.fields[field];
     if (value !== "" && !sameField(field, value, expected)) {
-      problems.push(
-        `${field} "${value}" conflicts with "${expected}" from row ${draft.row} for product ${draft.id}`,
-      );
+      problems.push(`${field} "${value}" conflicts with "${expected}" from row ${draft.row} for product ${draft.id}`);
     }
   }
   problems.push(...optionConflicts(draft, row));
@@ -468,7 +467,9 @@ function toProduct(draft: ProductDraft): ProductOut {
     ...(categories.length > 0 ? { categories } : {}),
     price_range: priceRange(variants.map((v) => v.price)),
     ...(onSale ? { list_price_range: priceRange(variants.map((v) => v.list_price ?? v.price)) } : {}),
-    ...(fields.image_url !== "" ? { media: [{ type: "image" as const, url: fields.image_url, alt_text: fields.title }] } : {}),
+    ...(fields.image_url !== ""
+      ? { media: [{ type: "image" as const, url: fields.image_url, alt_text: fields.title }] }
+      : {}),
     ...(optionNames.length > 0 ? { options: collectOptions(optionNames, variants) } : {}),
     variants,
     ...(tags.length > 0 ? { tags } : {}),
@@ -492,10 +493,13 @@ function toVariant(row: ParsedRow, fields: Record<ProductField, string>, optionN
   };
 }
 
+// reduce rather than Math.min(...spread): a huge product must not overflow the call stack.
 function priceRange(prices: Money[]): { min: Money; max: Money } {
   const amounts = prices.map((p) => p.amount);
   const currency = prices[0]?.currency ?? "USD";
-  return { min: { amount: Math.min(...amounts), currency }, max: { amount: Math.max(...amounts), currency } };
+  const min = amounts.reduce((x, y) => Math.min(x, y), Number.POSITIVE_INFINITY);
+  const max = amounts.reduce((x, y) => Math.max(x, y), 0);
+  return { min: { amount: min, currency }, max: { amount: max, currency } };
 }
 
 function collectOptions(names: string[], variants: VariantOut[]): NonNullable<ProductOut["options"]> {
@@ -518,7 +522,10 @@ function collectOptions(names: string[], variants: VariantOut[]): NonNullable<Pr
  * reported with their 1-based row number (header = row 1, a quoted field
  * spanning several lines still counts as one row). Never throws.
  */
-export function parseCatalogCsv(text: string): { products: unknown[]; errors: Array<{ row: number; message: string }> } {
+export function parseCatalogCsv(text: string): {
+  products: unknown[];
+  errors: Array<{ row: number; message: string }>;
+} {
   const records = tokenizeCsv(text);
   const header = readHeader(records[0]);
   if (Array.isArray(header)) return { products: [], errors: header };

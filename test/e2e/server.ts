@@ -112,7 +112,9 @@ async function waitUntilReady(baseUrl: string, child: ChildProcess, timeoutMs: n
   let last = "no answer yet";
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`the local server exited before it was ready (code ${child.exitCode}, signal ${child.signalCode})`);
+      throw new Error(
+        `the local server exited before it was ready (code ${child.exitCode}, signal ${child.signalCode})`,
+      );
     }
     try {
       const res = await fetch(`${baseUrl}/.well-known/ucp`, { signal: AbortSignal.timeout(5_000) });
@@ -124,7 +126,9 @@ async function waitUntilReady(baseUrl: string, child: ChildProcess, timeoutMs: n
     }
     await sleep(250);
   }
-  throw new Error(`the local server did not answer GET /.well-known/ucp with 200 within ${timeoutMs} ms (last: ${last})`);
+  throw new Error(
+    `the local server did not answer GET /.well-known/ucp with 200 within ${timeoutMs} ms (last: ${last})`,
+  );
 }
 
 async function stopGroup(child: ChildProcess, pid: number, exited: Promise<void>): Promise<void> {

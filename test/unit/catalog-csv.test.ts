@@ -150,7 +150,10 @@ describe("parseCatalogCsv with data/demo-catalog.csv", () => {
         { name: "Size", label: "S" },
       ],
     });
-    expect(variants.get("var_csv_ridge_tee_blue_l")?.availability).toEqual({ available: false, status: "out_of_stock" });
+    expect(variants.get("var_csv_ridge_tee_blue_l")?.availability).toEqual({
+      available: false,
+      status: "out_of_stock",
+    });
     expect(variants.get("var_csv_ridge_tee_gray_l")?.availability).toEqual({ available: true, status: "backorder" });
     expect(variants.get("var_csv_enamel_mug_green")?.availability).toEqual({ available: true, status: "preorder" });
   });
@@ -158,16 +161,17 @@ describe("parseCatalogCsv with data/demo-catalog.csv", () => {
   it("unescapes quoted fields and splits list columns", () => {
     const socks = byId.get("prod_csv_crew_socks");
     expect(socks?.title).toBe("Hiker's Crew Socks");
-    expect(socks?.description.plain).toBe(
-      'The "everyday" crew sock, knit from merino wool with a cushioned footbed.',
-    );
+    expect(socks?.description.plain).toBe('The "everyday" crew sock, knit from merino wool with a cushioned footbed.');
     expect(socks?.categories?.map((c) => c.value)).toEqual(["Apparel > Socks", "Footwear > Accessories"]);
   });
 
   it("computes list_price_range for products on sale", () => {
     const chews = byId.get("prod_csv_citrus_chews");
     expect(chews?.variants[1]?.list_price).toEqual({ amount: 299, currency: "USD" });
-    expect(chews?.price_range).toEqual({ min: { amount: 249, currency: "USD" }, max: { amount: 299, currency: "USD" } });
+    expect(chews?.price_range).toEqual({
+      min: { amount: 249, currency: "USD" },
+      max: { amount: 299, currency: "USD" },
+    });
     expect(chews?.list_price_range).toEqual({
       min: { amount: 299, currency: "USD" },
       max: { amount: 299, currency: "USD" },
@@ -262,7 +266,10 @@ describe("parseCatalogCsv error reporting", () => {
   });
 
   it("reports non-integer prices", () => {
-    const { errors } = parse(line({ price: "12.99" }), line({ variant_id: "v2", sku: "S2", price: "-5", option1_value: "M" }));
+    const { errors } = parse(
+      line({ price: "12.99" }),
+      line({ variant_id: "v2", sku: "S2", price: "-5", option1_value: "M" }),
+    );
     expect(errors).toEqual([
       { row: 2, message: expect.stringMatching(/^price must be a non-negative integer.*"12\.99"/) },
       { row: 3, message: expect.stringMatching(/^price must be a non-negative integer.*"-5"/) },
@@ -281,7 +288,10 @@ describe("parseCatalogCsv error reporting", () => {
   });
 
   it("reports non-integer stock", () => {
-    const { errors } = parse(line({ stock: "3.5" }), line({ variant_id: "v2", sku: "S2", option1_value: "M", stock: "lots" }));
+    const { errors } = parse(
+      line({ stock: "3.5" }),
+      line({ variant_id: "v2", sku: "S2", option1_value: "M", stock: "lots" }),
+    );
     expect(errors).toEqual([
       { row: 2, message: 'stock must be a non-negative integer, got "3.5"' },
       { row: 3, message: 'stock must be a non-negative integer, got "lots"' },
@@ -290,7 +300,9 @@ describe("parseCatalogCsv error reporting", () => {
 
   it("reports an unknown availability", () => {
     const { errors } = parse(line({ availability: "sold_out" }));
-    expect(errors).toEqual([{ row: 2, message: expect.stringMatching(/^unknown availability "sold_out" \(expected one of in_stock/) }]);
+    expect(errors).toEqual([
+      { row: 2, message: expect.stringMatching(/^unknown availability "sold_out" \(expected one of in_stock/) },
+    ]);
   });
 
   it("reports availability that contradicts stock", () => {
@@ -320,7 +332,10 @@ describe("parseCatalogCsv error reporting", () => {
 
   it("lets later rows leave product-level cells blank", () => {
     const blank = { title: "", handle: "", description: "", categories: "", tags: "", image_url: "" };
-    const { products, errors } = parse(line(), line({ ...blank, variant_id: "var_t1_m", sku: "TT-M", option1_value: "M" }));
+    const { products, errors } = parse(
+      line(),
+      line({ ...blank, variant_id: "var_t1_m", sku: "TT-M", option1_value: "M" }),
+    );
     expect(errors).toEqual([]);
     expect(products[0]?.title).toBe("Test Tee");
     expect(products[0]?.variants).toHaveLength(2);
@@ -356,7 +371,11 @@ describe("parseCatalogCsv error reporting", () => {
   });
 
   it("reports wrong field counts and malformed quoting per row", () => {
-    const { products, errors } = parse("prod_x,too,few", `${line({ variant_id: "v2", sku: "S2", option1_value: "M" })},extra`, 'prod_y,"open');
+    const { products, errors } = parse(
+      "prod_x,too,few",
+      `${line({ variant_id: "v2", sku: "S2", option1_value: "M" })},extra`,
+      'prod_y,"open',
+    );
     expect(errors).toEqual([
       { row: 2, message: "expected 19 fields but found 3" },
       { row: 3, message: "expected 19 fields but found 20" },
@@ -374,22 +393,32 @@ describe("parseCatalogCsv error reporting", () => {
   });
 
   it("skips blank lines but still counts them", () => {
-    const { products, errors } = parse(line(), "", line({ variant_id: "v2", sku: "S2", option1_value: "M", price: "x" }));
+    const { products, errors } = parse(
+      line(),
+      "",
+      line({ variant_id: "v2", sku: "S2", option1_value: "M", price: "x" }),
+    );
     expect(errors.map((e) => e.row)).toEqual([4]);
     expect(products[0]?.variants).toHaveLength(1);
   });
 
   it("reports header problems on row 1 and returns no products", () => {
-    expect(parseCatalogCsv("")).toEqual({ products: [], errors: [{ row: 1, message: "CSV is empty: expected a header row" }] });
+    expect(parseCatalogCsv("")).toEqual({
+      products: [],
+      errors: [{ row: 1, message: "CSV is empty: expected a header row" }],
+    });
     const missing = parseCatalogCsv("product_id,title\nprod_1,Tee\n");
     expect(missing.products).toEqual([]);
     expect(missing.errors.every((e) => e.row === 1)).toBe(true);
     expect(missing.errors.map((e) => e.message)).toContain('header is missing required column "price"');
-    expect(parseCatalogCsv(`${HEADER},price\n`).errors).toEqual([{ row: 1, message: 'duplicate column "price" in header' }]);
+    expect(parseCatalogCsv(`${HEADER},price\n`).errors).toEqual([
+      { row: 1, message: 'duplicate column "price" in header' },
+    ]);
   });
 
   it("accepts columns in any order and without optional columns", () => {
-    const text = "stock,availability,currency,price,variant_id,description,title,product_id\n3,in_stock,usd,999,v1,Plain.,Plain Mug,p1\n";
+    const text =
+      "stock,availability,currency,price,variant_id,description,title,product_id\n3,in_stock,usd,999,v1,Plain.,Plain Mug,p1\n";
     const { products, errors } = parseCatalogCsv(text);
     expect(errors).toEqual([]);
     expect(products).toEqual([
@@ -414,7 +443,15 @@ describe("parseCatalogCsv error reporting", () => {
   });
 
   it("never throws on arbitrary input", () => {
-    const samples = ['"', '""', ",,,\n\n\r\r", '\uFEFF"a""', `${HEADER}\n"`, `${HEADER}\n${"x,".repeat(50)}`, "\u0000\u0001"];
+    const samples = [
+      '"',
+      '""',
+      ",,,\n\n\r\r",
+      '\uFEFF"a""',
+      `${HEADER}\n"`,
+      `${HEADER}\n${"x,".repeat(50)}`,
+      "\u0000\u0001",
+    ];
     for (const text of samples) expect(() => parseCatalogCsv(text)).not.toThrow();
   });
 });

@@ -1,0 +1,146 @@
+/**
+ * Bounded closed-loop load: C clients, each sending its next request as soon as the last
+ * one is answered, for a fixed time and at most a fixed count. Closed loop keeps the
+ * server at C in-flight requests, so latency is not inflated by an unbounded queue.
+ * node:http with a keep-alive Agent: cheaper per request than fetch (undici), which
+ * matters when client and workerd share 2 cores.
+ */
+import http from "node:http";
+
+export interface Scenario {
+  readonly name: string;
+  /** Full target URL; only 127.0.0.1 is allowed. */
+  readonly url: string;
+  /** Name of the scenario whose p50 is subtracted to estimate server time; none for baselines. */
+  readonly baseline?: string;
+  /** The next request body (scenarios rotate through their inputs). */
+  nextBody(): string;
+  /** Cheap per-response check (runs under load); a string names what is wrong. */
+  check(status: number, text: string): string | undefined;
+}
+
+export interface LoadOptions {
+  readonly seconds: number;
+  readonly warmupSeconds: number;
+  readonly concurrency: number;
+  /** Hard cap per phase, so a loop ends even if the clock misbehaves. */
+  readonly maxRequests: number;
+  readonly timeoutMs: number;
+}
+
+export interface LoadResult {
+  readonly name: string;
+  readonly requests: number;
+  readonly errors: number;
+  readonly firstError?: string;
+  readonly seconds: number;
+  readonly rps: number;
+  readonly p50: number;
+  readonly p90: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+interface Tally {
+  latencies: number[];
+  errors: number;
+  firstError?: string;
+}
+
+export async function runScenario(scenario: Scenario, options: LoadOptions): Promise<LoadResult> {
+  const url = new URL(scenario.url);
+  if (url.hostname !== "127.0.0.1") throw new Error(`refusing non-loopback target ${scenario.url}`);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
+  try {
+    // Warm-up: JIT, isolate caches (index hydration, profile, product docs), sockets.
+    await closedLoop(scenario, url, agent, options, options.warmupSeconds);
+    const started = performance.now();
+    const tally = await closedLoop(scenario, url, agent, options, options.seconds);
+    const seconds = (performance.now() - started) / 1000;
+    return summarize(scenario.name, tally, seconds);
+  } finally {
+    agent.destroy();
+  }
+}
+
+async function closedLoop(scenario: Scenario, url: URL, agent: http.Agent, options: LoadOptions, seconds: number): Promise<Tally> {
+  const tally: Tally = { latencies: [], errors: 0 };
+  const deadline = performance.now() + seconds * 1000;
+  let issued = 0;
+  const client = async () => {
+    while (performance.now() < deadline && issued < options.maxRequests) {
+      issued++;
+      const body = scenario.nextBody();
+      const t0 = performance.now();
+      let problem: string | undefined;
+      try {
+        const { status, text } = await post(agent, url, body, options.timeoutMs);
+        const elapsed = performance.now() - t0;
+        problem = scenario.check(status, text);
+        if (!problem) tally.latencies.push(elapsed);
+      } catch (e) {
+        problem = e instanceof Error ? e.message : String(e);
+      }
+      if (problem) {
+        tally.errors++;
+        tally.firstError ??= `${problem}\n  request: ${body.slice(0, 300)}`;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, client));
+  return tally;
+}
+
+function summarize(name: string, tally: Tally, seconds: number): LoadResult {
+  const sorted = Float64Array.from(tally.latencies).sort();
+  const requests = sorted.length + tally.errors;
+  return {
+    name,
+    requests,
+    errors: tally.errors,
+    ...(tally.firstError ? { firstError: tally.firstError } : {}),
+    seconds,
+    rps: requests / seconds,
+    p50: percentile(sorted, 0.5),
+    p90: percentile(sorted, 0.9),
+    p99: percentile(sorted, 0.99),
+    max: sorted.length ? (sorted[sorted.length - 1] as number) : Number.NaN,
+  };
+}
+
+/** Nearest-rank percentile of an ascending array; NaN when empty. */
+export function percentile(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[rank] as number;
+}
+
+export function post(agent: http.Agent, url: URL, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: "POST",
+        timeout: timeoutMs,
+        headers: {
+          "content-type": "application/json",
+          // What MCP Streamable HTTP clients send; the server answers JSON.
+          accept: "application/json, text/event-stream",
+          "content-length": Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        response.on("error", reject);
+      },
+    );
+    request.on("timeout", () => request.destroy(new Error(`no response within ${timeoutMs} ms`)));
+    request.on("error", reject);
+    request.end(body);
+  });
+}

@@ -1,0 +1,148 @@
+/**
+ * npm run bench: builds the Worker as deployed, serves it on Miniflare (loopback HTTP),
+ * seeds KV with a 10,000-product synthetic catalog, checks answers once, then measures
+ * each scenario with a bounded closed-loop client. Results: stdout, .bench/results.{md,json}.
+ *
+ * Env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONCURRENCY (8), BENCH_PORT (0 = any free).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { buildBundle, QUIET_ENV } from "./bundle";
+import { type LoadOptions, type LoadResult, runScenario } from "./load";
+import { type BenchReport, kib, machine, markdown, target, withServerTime, writeReport } from "./report";
+import { buildQueries, catalogScenarios, pickProductIds } from "./scenarios";
+import { type Servers, seedCatalog, startServers } from "./server";
+import { verify } from "./verify";
+
+const root = path.resolve(import.meta.dirname, "..");
+const PRODUCTS = 10_000;
+const CATALOG_SEED = 1;
+const QUERIES = 50;
+const PRODUCT_IDS = 1_000;
+const GZIP_TARGET_KIB = 150;
+const SEARCH_SERVER_TARGET_MS = 5;
+
+function numberEnv(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) throw new Error(`${name} must be a number in [${min}, ${max}]`);
+  return value;
+}
+
+function loadOptions(): LoadOptions {
+  const seconds = numberEnv("BENCH_SECONDS", 10, 1, 600);
+  return {
+    seconds,
+    warmupSeconds: numberEnv("BENCH_WARMUP_SECONDS", 2, 0, 60),
+    concurrency: Math.floor(numberEnv("BENCH_CONCURRENCY", 8, 1, 256)),
+    // Far above what loopback can do in `seconds`; only a backstop.
+    maxRequests: Math.ceil(seconds * 100_000),
+    timeoutMs: 30_000,
+  };
+}
+
+/** The command as a reader would re-run it, overrides included. */
+function command(): string {
+  const overrides = ["BENCH_SECONDS", "BENCH_WARMUP_SECONDS", "BENCH_CONCURRENCY"]
+    .filter((name) => process.env[name])
+    .map((name) => `${name}=${process.env[name]}`);
+  return [...overrides, "npm run bench"].join(" ");
+}
+
+const step = (message: string) => console.log(`• ${message}`);
+
+async function bench(outdir: string, track: (servers: Servers) => void): Promise<number> {
+  const options = loadOptions();
+  const bundle = buildBundle(root, outdir);
+  step(`bundle ${path.basename(bundle.file)}: ${kib(bundle.rawBytes)} raw, ${kib(bundle.gzipBytes)} gzip`);
+
+  const servers = await startServers(bundle.file, numberEnv("BENCH_PORT", 0, 0, 65535));
+  track(servers);
+  step(`Miniflare listening on ${servers.origin}`);
+
+  const seeded = await seedCatalog(servers.mf, PRODUCTS, CATALOG_SEED);
+  step(
+    `seeded ${seeded.pairs} KV pairs (${kib(seeded.totalBytes)}) in ${(seeded.seedMs / 1000).toFixed(1)} s ` +
+      `(generate+validate ${(seeded.generateMs / 1000).toFixed(1)} s); catalog:index ${kib(seeded.indexBytes)}`,
+  );
+
+  const queries = buildQueries(seeded.products, QUERIES);
+  const productIds = pickProductIds(seeded.products, PRODUCT_IDS);
+  const verified = await verify(servers.origin, queries, productIds);
+  const counts = verified.totalCounts;
+  step(`verified: ${queries.length} queries (matches min ${counts.min}, median ${counts.median}, max ${counts.max}); get_product ids ok`);
+  step(`first search on a cold isolate: ${verified.coldSearchMs.toFixed(1)} ms (profile fetch + index load)`);
+
+  const scenarios = catalogScenarios({ origin: servers.origin, queries, productIds });
+  const results: LoadResult[] = [];
+  for (const scenario of scenarios) {
+    step(`${scenario.name}: ${options.warmupSeconds} s warm-up + ${options.seconds} s at concurrency ${options.concurrency}`);
+    const result = await runScenario(scenario, options);
+    if (result.firstError) console.error(`  first error (${result.errors} total): ${result.firstError}`);
+    results.push(result);
+  }
+
+  const rows = withServerTime(results, (name) => scenarios.find((s) => s.name === name)?.baseline);
+  const searchServer = rows.find((r) => r.name === "search_catalog")?.serverMs ?? Number.NaN;
+  const report: BenchReport = {
+    date: new Date().toISOString().slice(0, 10),
+    command: command(),
+    machine: machine(),
+    options: { seconds: options.seconds, warmupSeconds: options.warmupSeconds, concurrency: options.concurrency },
+    bundle: { rawBytes: bundle.rawBytes, gzipBytes: bundle.gzipBytes },
+    catalog: {
+      products: PRODUCTS,
+      "KV pairs": seeded.pairs,
+      "catalog:index": kib(seeded.indexBytes),
+      "seed s": Number((seeded.seedMs / 1000).toFixed(1)),
+      queries: queries.length,
+      "median matches/query": counts.median,
+      "get_product ids": productIds.length,
+      "cold first search ms": Number(verified.coldSearchMs.toFixed(1)),
+      "profile fetches": servers.outbound.profileFetches,
+    },
+    scenarios: rows,
+    targets: [
+      target("search_catalog server time (p50 − baseline p50)", searchServer, SEARCH_SERVER_TARGET_MS, "ms"),
+      target("bundle gzip", bundle.gzipBytes / 1024, GZIP_TARGET_KIB, "KiB"),
+    ],
+  };
+  console.log(`\n${markdown(report)}`);
+  step(`written to ${path.relative(root, writeReport(root, report))}/results.{md,json}`);
+
+  const errors = results.reduce((sum, r) => sum + r.errors, 0);
+  if (servers.outbound.unexpected.length > 0) console.error(`unexpected outbound requests: ${servers.outbound.unexpected.join(", ")}`);
+  return errors > 0 || servers.outbound.unexpected.length > 0 ? 1 : 0;
+}
+
+/** Runs the benchmark; Miniflare and the temp dir go away on success, failure and Ctrl-C. */
+async function main(): Promise<void> {
+  Object.assign(process.env, QUIET_ENV);
+  const outdir = mkdtempSync(path.join(tmpdir(), "ucp-bench-"));
+  let servers: Servers | undefined;
+  let cleaned: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaned ??= (async () => {
+      await servers?.mf.dispose().catch((e: unknown) => console.error("Miniflare dispose failed:", e));
+      rmSync(outdir, { recursive: true, force: true });
+    })());
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+  }
+  let code = 1;
+  try {
+    code = await bench(outdir, (s) => {
+      servers = s;
+    });
+  } catch (e) {
+    console.error("bench failed:", e instanceof Error ? (e.stack ?? e.message) : e);
+  } finally {
+    await cleanup();
+  }
+  // Explicit exit: nothing may keep the process alive after cleanup (sockets, timers).
+  process.exit(code);
+}
+
+await main();

@@ -1,0 +1,133 @@
+/**
+ * The benchmark scenarios. A scenario is a name, a target URL, a function giving the next
+ * request body, and a cheap response check. Adding carts/checkouts later = one more
+ * factory here returning a Scenario (with `baseline` naming what to subtract).
+ */
+import type { Scenario } from "./load";
+import { BASELINE_PATH, PROFILE_URL } from "./server";
+
+export const MCP_PATH = "/ucp/mcp";
+const META = { "ucp-agent": { profile: PROFILE_URL } };
+
+export interface BenchProduct {
+  readonly id: string;
+  readonly title: string;
+  readonly tags?: readonly string[];
+}
+
+/** One MCP tools/call request body. */
+export function toolCall(id: number, name: string, catalog: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { meta: META, catalog } } });
+}
+
+export function searchBody(id: number, query: string): string {
+  return toolCall(id, "search_catalog", { query, pagination: { limit: 10 } });
+}
+
+export function getProductBody(id: number, productId: string): string {
+  return toolCall(id, "get_product", { id: productId });
+}
+
+/** Deterministic PRNG (mulberry32) so every run uses the same queries and ids. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Agent-style queries made only of words that occur in the catalog's titles and tags
+ * ("waterproof jacket", "merino base layer", ...), so every one has hits; queries OR
+ * their tokens, so broad words make realistic, large candidate sets.
+ */
+export function buildQueries(products: readonly BenchProduct[], count: number, seed = 7): string[] {
+  const random = rng(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const queries = new Set<string>();
+  for (let attempt = 0; queries.size < count && attempt < count * 50; attempt++) {
+    const product = pick(products);
+    const words = product.title.toLowerCase().split(/\s+/);
+    const noun = words.slice(-1).join(" ");
+    const tag = product.tags?.length ? pick(product.tags) : noun;
+    const shapes = [
+      words.join(" "), // full title
+      `${tag} ${noun}`, // feature/activity + noun
+      words.slice(1).join(" "), // title without the brand-ish adjective
+      `${words[0]} ${noun}`, // adjective + noun
+      `${tag} ${words.slice(-2).join(" ")}`,
+    ];
+    queries.add(pick(shapes));
+  }
+  return [...queries];
+}
+
+/** `count` distinct product ids, chosen at random (seeded). */
+export function pickProductIds(products: readonly BenchProduct[], count: number, seed = 11): string[] {
+  const random = rng(seed);
+  const ids = new Set<string>();
+  const wanted = Math.min(count, products.length);
+  while (ids.size < wanted) ids.add((products[Math.floor(random() * products.length)] as BenchProduct).id);
+  return [...ids];
+}
+
+/** Rotates through pre-built bodies: no serialization cost on the client's hot path. */
+function rotating(bodies: readonly string[]): () => string {
+  let next = 0;
+  return () => bodies[next++ % bodies.length] as string;
+}
+
+/** 200 + a JSON-RPC result (not an error envelope). Prefix test: no parse under load. */
+export function checkRpcResult(status: number, text: string): string | undefined {
+  if (status !== 200) return `HTTP ${status}: ${text.slice(0, 300)}`;
+  const head = text.slice(0, 80);
+  if (!head.includes('"result":')) return `JSON-RPC error: ${text.slice(0, 300)}`;
+  return undefined;
+}
+
+/** A JSON-RPC result that is also a UCP success (not e.g. capabilities_incompatible). */
+export function checkUcpSuccess(status: number, text: string): string | undefined {
+  const rpc = checkRpcResult(status, text);
+  if (rpc) return rpc;
+  // structuredContent is raw JSON; the `content` text copy has escaped quotes and cannot match.
+  if (text.includes('"status":"error"')) return `UCP error response: ${text.slice(0, 300)}`;
+  return undefined;
+}
+
+export interface ScenarioInputs {
+  readonly origin: string;
+  readonly queries: readonly string[];
+  readonly productIds: readonly string[];
+}
+
+export function catalogScenarios({ origin, queries, productIds }: ScenarioInputs): Scenario[] {
+  const mcp = `${origin}${MCP_PATH}`;
+  return [
+    {
+      name: "baseline",
+      url: `${origin}${BASELINE_PATH}`,
+      // Same bytes on the wire as search, so request size is not a difference.
+      nextBody: rotating(queries.map((q, i) => searchBody(i + 1, q))),
+      check: checkRpcResult,
+    },
+    // Later: "do_roundtrip" baseline (bare Durable Object stub.fetch) for cart/checkout
+    // scenarios, which would then set `baseline: "do_roundtrip"`.
+    {
+      name: "search_catalog",
+      url: mcp,
+      baseline: "baseline",
+      nextBody: rotating(queries.map((q, i) => searchBody(i + 1, q))),
+      check: checkUcpSuccess,
+    },
+    {
+      name: "get_product",
+      url: mcp,
+      baseline: "baseline",
+      nextBody: rotating(productIds.map((id, i) => getProductBody(i + 1, id))),
+      check: checkUcpSuccess,
+    },
+  ];
+}

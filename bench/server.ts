@@ -1,0 +1,143 @@
+/**
+ * One Miniflare (one workerd process) serving the deployed bundle and the baselines on a
+ * loopback port, plus KV seeding. Baselines share the runtime so their latency contains
+ * exactly the transport and runtime overhead the real Worker also pays.
+ */
+import path from "node:path";
+import { Miniflare, Response as MfResponse } from "miniflare";
+import { kvEntries, validateCatalog } from "../scripts/lib/catalog-file";
+import { KV_KEYS } from "../src/catalog/kv-catalog";
+import { generateCatalog } from "./generate-catalog";
+
+export const PROFILE_URL = "https://agent.bench/profile.json";
+export const BASELINE_PATH = "/baseline";
+
+const PROFILE_BODY = JSON.stringify({
+  ucp: {
+    version: "2026-04-08",
+    capabilities: {
+      "dev.ucp.shopping.catalog.search": [{ version: "2026-04-08" }],
+      "dev.ucp.shopping.catalog.lookup": [{ version: "2026-04-08" }],
+    },
+  },
+});
+
+/**
+ * The trivial JSON-RPC answer: what a Worker costs when it does no work at all. It drains
+ * the body (as the real Worker does): workerd closes a keep-alive connection whose request
+ * body was left unread, which would make every next request on it fail.
+ */
+const BASELINE_SCRIPT = `export default {
+  async fetch(request) {
+    await request.arrayBuffer();
+    return new Response(JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }), {
+      headers: { "content-type": "application/json" },
+    });
+  },
+};`;
+
+export interface OutboundStats {
+  profileFetches: number;
+  /** Outbound requests to anything but the profile URL (should stay 0). */
+  unexpected: string[];
+}
+
+export interface Servers {
+  readonly mf: Miniflare;
+  /** http://127.0.0.1:<port> */
+  readonly origin: string;
+  readonly outbound: OutboundStats;
+}
+
+export async function startServers(scriptPath: string, port: number): Promise<Servers> {
+  const outbound: OutboundStats = { profileFetches: 0, unexpected: [] };
+  const mf = new Miniflare({
+    host: "127.0.0.1",
+    port,
+    workers: [
+      {
+        // First worker = fallback for every URL no route claims (i.e. /ucp/mcp).
+        name: "ucp-worker",
+        modules: true,
+        scriptPath,
+        // Module names are relative to this root; the bundle lives in a temp dir outside the repo.
+        modulesRoot: path.dirname(scriptPath),
+        compatibilityDate: "2026-04-01",
+        compatibilityFlags: ["nodejs_compat"],
+        kvNamespaces: ["CATALOG"],
+        bindings: {
+          MERCHANT_NAME: "Bench Store",
+          MERCHANT_ORIGIN: "https://bench.example",
+          MERCHANT_CURRENCY: "USD",
+          PROFILE_FALLBACK: "strict",
+        },
+        outboundService: (request) => answerOutbound(request.url, outbound),
+      },
+      {
+        name: "baseline",
+        modules: true,
+        script: BASELINE_SCRIPT,
+        compatibilityDate: "2026-04-01",
+        routes: [`127.0.0.1${BASELINE_PATH}*`],
+      },
+      // Later: a "do-baseline" worker (a Durable Object that echoes, one stub.fetch per request)
+      // goes here with its own route, so cart/checkout scenarios can subtract a bare DO round trip.
+    ],
+  });
+  const url = await mf.ready;
+  return { mf, origin: `http://127.0.0.1:${url.port}`, outbound };
+}
+
+function answerOutbound(url: string, stats: OutboundStats): MfResponse {
+  if (url === PROFILE_URL) {
+    stats.profileFetches++;
+    return new MfResponse(PROFILE_BODY, {
+      headers: { "content-type": "application/json", "cache-control": "public, max-age=3600" },
+    });
+  }
+  if (stats.unexpected.length < 20) stats.unexpected.push(url);
+  return new MfResponse("not found", { status: 404 });
+}
+
+export interface SeedInfo {
+  /** The generated catalog (validated), for building realistic queries and ids. */
+  readonly products: ReadonlyArray<{ id: string; title: string; tags?: readonly string[] }>;
+  readonly pairs: number;
+  readonly indexBytes: number;
+  readonly totalBytes: number;
+  readonly generateMs: number;
+  readonly seedMs: number;
+}
+
+const CHUNK = 200;
+
+/** generateCatalog → validateCatalog → kvEntries → KV, manifest last (as the real loader does). */
+export async function seedCatalog(mf: Miniflare, count: number, seed: number): Promise<SeedInfo> {
+  const started = performance.now();
+  const { catalog, problems } = validateCatalog(generateCatalog(count, seed), "USD");
+  if (!catalog) {
+    const shown = problems.slice(0, 5).map((p) => `${p.where}: ${p.message}`);
+    throw new Error(`generated catalog is invalid (${problems.length} problems)\n${shown.join("\n")}`);
+  }
+  const { data, manifest } = kvEntries(catalog, `bench-${count}-${seed}`, new Date());
+  const generateMs = performance.now() - started;
+
+  const kv = await mf.getKVNamespace("CATALOG");
+  const seedStart = performance.now();
+  for (let i = 0; i < data.length; i += CHUNK) {
+    await Promise.all(data.slice(i, i + CHUNK).map((pair) => kv.put(pair.key, pair.value)));
+  }
+  await kv.put(manifest.key, manifest.value);
+  const seedMs = performance.now() - seedStart;
+
+  const index = data.find((pair) => pair.key === KV_KEYS.index);
+  const bytes = (s: string) => Buffer.byteLength(s, "utf8");
+  return {
+    products: catalog.products,
+    pairs: data.length + 1,
+    indexBytes: index ? bytes(index.value) : 0,
+    totalBytes: data.reduce((sum, pair) => sum + bytes(pair.value), bytes(manifest.value)),
+    generateMs,
+    seedMs,
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * The official MCP TypeScript SDK client against the real local server (`npm start`):
+ * initialize handshake, tools/list, and tools/call of every catalog tool. The SDK checks
+ * each structuredContent against the tool's published outputSchema (cached by listTools),
+ * so a response that does not match its own schema fails here.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalServer, startServer } from "./server";
+
+const PROFILE = "https://platform.example/profiles/v2026-01/shopping-agent.json";
+const META = { "ucp-agent": { profile: PROFILE } };
+const TOOL_NAMES = ["get_product", "lookup_catalog", "search_catalog"];
+
+// biome-ignore lint/suspicious/noExplicitAny: -- payloads are inspected structurally
+type Json = any;
+
+let server: LocalServer | undefined;
+let client: Client | undefined;
+let ready: Promise<Client> | undefined;
+const transportErrors: Error[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+});
+
+afterAll(async () => {
+  await client?.close().catch(() => undefined);
+  await server?.stop();
+});
+
+function baseUrl(): string {
+  if (!server) throw new Error("the local server did not start");
+  return server.baseUrl;
+}
+
+/** One client for the file: initialize, then tools/list so callTool validates outputs. */
+function connected(): Promise<Client> {
+  ready ??= (async () => {
+    const c = new Client({ name: "ucp-worker-e2e", version: "0.0.0" });
+    c.onerror = (e) => transportErrors.push(e);
+    await c.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl()}/ucp/mcp`)));
+    client = c;
+    await c.listTools();
+    return c;
+  })();
+  return ready;
+}
+
+async function call(name: string, catalog: Record<string, unknown>): Promise<Json> {
+  const c = await connected();
+  const result = await c.callTool({ name, arguments: { meta: META, catalog } });
+  expect(result.isError ?? false).toBe(false);
+  expect(result.structuredContent).toBeTypeOf("object");
+  // The text block mirrors structuredContent for clients without structured output.
+  const content = result.content as Array<{ type: string; text?: string }>;
+  const text = content.find((block) => block.type === "text")?.text;
+  expect(text === undefined ? undefined : JSON.parse(text)).toEqual(result.structuredContent);
+  return result.structuredContent;
+}
+
+describe("MCP SDK client against npm start", () => {
+  it("connects: initialize handshake", async () => {
+    const c = await connected();
+    expect(c.getServerVersion()?.name).toBe("ucp-worker");
+    expect(c.getServerCapabilities()?.tools).toBeDefined();
+    await expect(c.ping()).resolves.toBeDefined();
+  });
+
+  it("lists exactly the catalog tools, with described schemas", async () => {
+    const c = await connected();
+    const { tools } = await c.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
+    for (const tool of tools) {
+      expect(tool.description, tool.name).toMatch(/\S/);
+      const input = tool.inputSchema as Json;
+      expect(input.type, tool.name).toBe("object");
+      expect(input.required, tool.name).toEqual(expect.arrayContaining(["meta", "catalog"]));
+      for (const key of ["meta", "catalog"]) expect(input.properties?.[key], `${tool.name}.${key}`).toBeDefined();
+      for (const [key, property] of Object.entries<Json>(input.properties ?? {})) {
+        expect(property.description, `${tool.name} inputSchema.properties.${key}.description`).toMatch(/\S/);
+      }
+      expect((tool.outputSchema as Json | undefined)?.type, tool.name).toBe("object");
+    }
+  });
+
+  it("search_catalog: running shoes", async () => {
+    const body = await call("search_catalog", { query: "running shoes" });
+    expect(body.ucp.version).toBe("2026-04-08");
+    expect(body.ucp.status).toBe("success");
+    expect(body.products.length).toBeGreaterThan(0);
+    for (const product of body.products) {
+      expect(product.price_range, product.id).toBeDefined();
+      expect(product.variants, product.id).toHaveLength(1);
+      expect(Number.isInteger(product.variants[0].price.amount), product.id).toBe(true);
+    }
+    expect(body.pagination).toBeDefined();
+    expect(body.pagination.has_next_page).toBeTypeOf("boolean");
+  });
+
+  it("lookup_catalog: duplicates merged, inputs correlated, unknown id reported", async () => {
+    const body = await call("lookup_catalog", { ids: ["prod_abc123", "var_xyz789", "prod_abc123", "nope"] });
+    expect(body.ucp.status).toBe("success");
+    expect(body.products).toHaveLength(2);
+    expect(body.products.map((p: Json) => p.id).sort()).toEqual(["prod_abc123", "prod_def456"]);
+    for (const product of body.products) {
+      for (const variant of product.variants) expect(variant.inputs?.length, variant.id).toBeGreaterThan(0);
+    }
+    const byId = Object.fromEntries(body.products.map((p: Json) => [p.id, p]));
+    expect(byId.prod_abc123.variants.flatMap((v: Json) => v.inputs)).toEqual([
+      { id: "prod_abc123", match: "featured" },
+    ]);
+    expect(byId.prod_def456.variants.map((v: Json) => v.id)).toEqual(["var_xyz789"]);
+    expect(byId.prod_def456.variants[0].inputs).toEqual([{ id: "var_xyz789", match: "exact" }]);
+    expect(body.messages).toContainEqual(expect.objectContaining({ type: "info", code: "not_found", content: "nope" }));
+  });
+
+  it("get_product: Color=Blue selection with option signals", async () => {
+    const body = await call("get_product", { id: "prod_abc123", selected: [{ name: "Color", label: "Blue" }] });
+    const { product } = body;
+    expect(product.id).toBe("prod_abc123");
+    expect(product.selected).toContainEqual(expect.objectContaining({ name: "Color", label: "Blue" }));
+    expect(product.options.length).toBeGreaterThan(0);
+    for (const option of product.options) {
+      for (const value of option.values) {
+        expect(typeof value.available, `${option.name}=${value.label}`).toBe("boolean");
+        expect(typeof value.exists, `${option.name}=${value.label}`).toBe("boolean");
+      }
+    }
+    const first = product.variants[0];
+    expect(first.options).toContainEqual(expect.objectContaining({ name: "Color", label: "Blue" }));
+  });
+
+  it("get_product: unknown id is a JSON-RPC -32602 error", async () => {
+    const c = await connected();
+    const failure = await c
+      .callTool({ name: "get_product", arguments: { meta: META, catalog: { id: "prod_does_not_exist" } } })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(failure).toBeInstanceOf(McpError);
+    expect((failure as McpError).code).toBe(-32602);
+  });
+
+  it("the transport reported no errors", () => {
+    expect(transportErrors.map((e) => e.message)).toEqual([]);
+  });
+});
+
+describe("Streamable HTTP over raw fetch", () => {
+  it("answers a POST accepting only text/event-stream with one SSE message event", async () => {
+    const res = await fetch(`${baseUrl()}/ucp/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: "sse-1", method: "tools/list" }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream\b/);
+    const text = await res.text();
+    const events = text.split(/\r?\n\r?\n/).filter((block) => block.trim() !== "");
+    expect(events).toHaveLength(1);
+    const lines = (events[0] ?? "").split(/\r?\n/);
+    expect(lines.filter((line) => line.startsWith("event:")).map((line) => line.slice(6).trim())).toEqual(["message"]);
+    const data = lines
+      .filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(5).replace(/^ /, ""))
+      .join("\n");
+    const message = JSON.parse(data);
+    expect(message).toMatchObject({ jsonrpc: "2.0", id: "sse-1" });
+    expect(message.result.tools.map((t: Json) => t.name).sort()).toEqual(TOOL_NAMES);
+  });
+
+  it("rejects GET on the MCP endpoint with 405", async () => {
+    const res = await fetch(`${baseUrl()}/ucp/mcp`, { headers: { accept: "text/event-stream" } });
+    await res.body?.cancel();
+    expect(res.status).toBe(405);
+  });
+});

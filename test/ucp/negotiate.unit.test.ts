@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { intersectCapabilities, relevantCapabilities } from "../../src/ucp/negotiate";
+import { parsePlatformProfile } from "../../src/ucp/platform-profile";
+import { ttlFrom } from "../../src/ucp/profile-fetch";
+
+const V = "2026-04-08";
+
+describe("intersectCapabilities", () => {
+  const business = {
+    "dev.ucp.shopping.checkout": [{ version: "2026-01-23" }, { version: V }],
+    "dev.ucp.shopping.cart": [{ version: V }],
+    "dev.ucp.shopping.fulfillment": [{ version: V, extends: "dev.ucp.shopping.checkout" }],
+    "dev.ucp.shopping.discount": [{ version: V, extends: ["dev.ucp.shopping.checkout", "dev.ucp.shopping.cart"] }],
+    "com.example.gift_wrap": [{ version: V, extends: "dev.ucp.shopping.fulfillment" }],
+  };
+
+  it("keeps shared names at the highest mutual version", () => {
+    const active = intersectCapabilities(business, {
+      "dev.ucp.shopping.checkout": [{ version: "2026-01-23" }, { version: V }],
+      "dev.ucp.shopping.cart": [{ version: "2026-01-23" }],
+    });
+    expect(active.get("dev.ucp.shopping.checkout")?.version).toBe(V);
+    expect(active.has("dev.ucp.shopping.cart")).toBe(false);
+  });
+
+  it("prunes extensions whose parent is gone, transitively", () => {
+    const active = intersectCapabilities(business, {
+      "dev.ucp.shopping.fulfillment": [{ version: V }],
+      "com.example.gift_wrap": [{ version: V }],
+      "dev.ucp.shopping.cart": [{ version: V }],
+      "dev.ucp.shopping.discount": [{ version: V }],
+    });
+    expect([...active.keys()].sort()).toEqual(["dev.ucp.shopping.cart", "dev.ucp.shopping.discount"]);
+  });
+
+  it("keeps a multi-parent extension while any parent remains", () => {
+    const active = intersectCapabilities(business, {
+      "dev.ucp.shopping.checkout": [{ version: V }],
+      "dev.ucp.shopping.discount": [{ version: V }],
+      "dev.ucp.shopping.fulfillment": [{ version: V }],
+      "com.example.gift_wrap": [{ version: V }],
+    });
+    expect([...active.keys()].sort()).toEqual([
+      "com.example.gift_wrap",
+      "dev.ucp.shopping.checkout",
+      "dev.ucp.shopping.discount",
+      "dev.ucp.shopping.fulfillment",
+    ]);
+  });
+
+  it("lists the root and its active extensions, nothing else, in a response", () => {
+    const active = intersectCapabilities(business, business);
+    expect(relevantCapabilities(active, "dev.ucp.shopping.cart")).toEqual({
+      "dev.ucp.shopping.cart": [{ version: V }],
+      "dev.ucp.shopping.discount": [{ version: V }],
+    });
+    expect(Object.keys(relevantCapabilities(active, "dev.ucp.shopping.checkout")).sort()).toEqual([
+      "dev.ucp.shopping.checkout",
+      "dev.ucp.shopping.discount",
+      "dev.ucp.shopping.fulfillment",
+    ]);
+    expect(relevantCapabilities(active, "dev.ucp.shopping.order")).toEqual({});
+  });
+});
+
+describe("parsePlatformProfile", () => {
+  it("rejects capability names that are not reverse-domain and entries without a dated version", () => {
+    expect(parsePlatformProfile({ ucp: { version: V, capabilities: { Checkout: [{ version: V }] } } }).ok).toBe(false);
+    expect(parsePlatformProfile({ ucp: { version: V, capabilities: { "dev.ucp.x": [{ version: "draft" }] } } }).ok).toBe(false);
+    expect(parsePlatformProfile({ ucp: { version: V, capabilities: { "dev.ucp.x": { version: V } } } }).ok).toBe(false);
+  });
+
+  it("treats absent capabilities as none", () => {
+    const parsed = parsePlatformProfile({ ucp: { version: V } });
+    expect(parsed.ok && parsed.value.capabilities).toEqual({});
+  });
+});
+
+describe("ttlFrom", () => {
+  it("honours max-age within a 60 s floor and a 24 h ceiling", () => {
+    expect(ttlFrom("public, max-age=300")).toBe(300_000);
+    expect(ttlFrom("max-age=5")).toBe(60_000);
+    expect(ttlFrom("no-store")).toBe(60_000);
+    expect(ttlFrom(null)).toBe(60_000);
+    expect(ttlFrom("max-age=99999999")).toBe(86_400_000);
+  });
+});
