@@ -4,7 +4,7 @@
  * namespace: local (the default, what `npm start` serves) or remote (the deployed one).
  */
 import path from "node:path";
-import { readCatalogFile, loadIntoKv } from "./lib/load";
+import { loadIntoKv, readCatalogFile } from "./lib/load";
 import { readVars } from "./lib/wrangler-config";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -20,7 +20,10 @@ if (!file) {
   console.error("usage: npm run catalog:load -- <catalog.json|catalog.csv> [--remote] [--env NAME] [--check]");
   process.exit(2);
 }
-const vars = { ...readVars(path.join(root, "wrangler.toml")), ...(env ? readVars(path.join(root, "wrangler.toml"), env) : {}) };
+const vars = {
+  ...readVars(path.join(root, "wrangler.toml")),
+  ...(env ? readVars(path.join(root, "wrangler.toml"), env) : {}),
+};
 const currency = vars.MERCHANT_CURRENCY ?? "USD";
 const { catalog, problems } = readCatalogFile(path.resolve(file), currency);
 if (!catalog) {
@@ -28,7 +31,9 @@ if (!catalog) {
   for (const p of problems) console.error(`  ${p.where}: ${p.message}`);
   process.exit(1);
 }
-console.log(`${file}: ${catalog.products.length} products, ${Object.keys(catalog.stock).length} stock levels, all valid.`);
+console.log(
+  `${file}: ${catalog.products.length} products, ${Object.keys(catalog.stock).length} stock levels, all valid.`,
+);
 if (flag("--check")) process.exit(0);
 const remote = flag("--remote");
 const version = loadIntoKv(root, catalog, { remote, ...(env ? { env } : {}) });

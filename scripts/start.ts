@@ -5,8 +5,8 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { catalogVersion, loadIntoKv, readCatalogFile } from "./lib/load";
 import { wranglerBin } from "./lib/kv-writer";
+import { catalogVersion, loadIntoKv, readCatalogFile } from "./lib/load";
 import { readVars } from "./lib/wrangler-config";
 
 const root = path.resolve(import.meta.dirname, "..");

@@ -18,7 +18,14 @@ export const MCP_PATH = "/ucp/mcp";
 
 let cached: { key: string; config: MerchantConfig } | undefined;
 
-export function merchantConfig(env: Env): MerchantConfig {
+export interface MerchantVars {
+  MERCHANT_NAME?: string;
+  MERCHANT_ORIGIN?: string;
+  MERCHANT_CURRENCY?: string;
+  PROFILE_FALLBACK?: string;
+}
+
+export function merchantConfig(env: MerchantVars): MerchantConfig {
   const key = `${env.MERCHANT_NAME}|${env.MERCHANT_ORIGIN}|${env.MERCHANT_CURRENCY}|${env.PROFILE_FALLBACK}`;
   if (cached?.key === key) return cached.config;
   const config = buildConfig(env);
@@ -26,12 +33,7 @@ export function merchantConfig(env: Env): MerchantConfig {
   return config;
 }
 
-export function buildConfig(vars: {
-  MERCHANT_NAME?: string;
-  MERCHANT_ORIGIN?: string;
-  MERCHANT_CURRENCY?: string;
-  PROFILE_FALLBACK?: string;
-}): MerchantConfig {
+export function buildConfig(vars: MerchantVars): MerchantConfig {
   const origin = (vars.MERCHANT_ORIGIN ?? "http://localhost:8787").replace(/\/+$/, "");
   return {
     name: vars.MERCHANT_NAME ?? "Merchant",

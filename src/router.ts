@@ -13,7 +13,8 @@ const PREFLIGHT_HEADERS = {
 
 export async function route(request: Request, env: Env): Promise<Response> {
   const { pathname } = new URL(request.url);
-  if (pathname !== MCP_PATH) return jsonResponse({ error: "not_found", message: `No route for ${pathname.slice(0, 200)}` }, 404);
+  if (pathname !== MCP_PATH)
+    return jsonResponse({ error: "not_found", message: `No route for ${pathname.slice(0, 200)}` }, 404);
   switch (request.method) {
     case "POST":
       return handleMcpPost(request, env);
@@ -22,7 +23,11 @@ export async function route(request: Request, env: Env): Promise<Response> {
     default:
       // Sessionless server: no server-initiated SSE stream (GET) and no session to end (DELETE).
       return jsonResponse(
-        { jsonrpc: "2.0", id: null, error: { code: -32600, message: `Method ${request.method} not allowed; POST JSON-RPC here` } },
+        {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32600, message: `Method ${request.method} not allowed; POST JSON-RPC here` },
+        },
         405,
         { allow: "POST, OPTIONS" },
       );

@@ -1,6 +1,13 @@
 /** Catalog request and response schemas (catalog_search.json, catalog_lookup.json). */
 import { z } from "zod";
-import { AmountSchema, AttributionSchema, ContextSchema, MessageSchema, ResponseUcpSchema, SignalsSchema } from "./common";
+import {
+  AmountSchema,
+  AttributionSchema,
+  ContextSchema,
+  MessageSchema,
+  ResponseUcpSchema,
+  SignalsSchema,
+} from "./common";
 import { DetailProductSchema, LookupProductSchema, ProductSchema, SelectedOptionSchema } from "./product";
 
 export const CATALOG_LIMITS = {
@@ -43,7 +50,11 @@ const requestContext = {
 
 export const SearchRequestSchema = z
   .object({
-    query: z.string().max(CATALOG_LIMITS.maxQueryLength).optional().describe("Free-text query; an empty query matches nothing."),
+    query: z
+      .string()
+      .max(CATALOG_LIMITS.maxQueryLength)
+      .optional()
+      .describe("Free-text query; an empty query matches nothing."),
     filters: SearchFiltersSchema.optional(),
     pagination: z
       .object({
@@ -53,7 +64,9 @@ export const SearchRequestSchema = z
           .int()
           .min(1)
           .optional()
-          .describe(`Page size, default ${CATALOG_LIMITS.defaultPageSize}; larger values are clamped to ${CATALOG_LIMITS.maxPageSize}.`),
+          .describe(
+            `Page size, default ${CATALOG_LIMITS.defaultPageSize}; larger values are clamped to ${CATALOG_LIMITS.maxPageSize}.`,
+          ),
       })
       .optional()
       .describe("Cursor pagination."),
@@ -78,7 +91,11 @@ export const GetProductRequestSchema = z
   .object({
     id: idString.describe("Product id or variant id."),
     selected: z.array(SelectedOptionSchema).max(20).optional().describe("Option selections to narrow variants."),
-    preferences: z.array(z.string().max(200)).max(20).optional().describe("Option names, most important first, for relaxation."),
+    preferences: z
+      .array(z.string().max(200))
+      .max(20)
+      .optional()
+      .describe("Option names, most important first, for relaxation."),
     filters: SearchFiltersSchema.optional(),
     ...requestContext,
   })

@@ -4,7 +4,10 @@
  */
 import { z } from "zod";
 
-export const CurrencySchema = z.string().regex(/^[A-Z]{3}$/).describe("ISO 4217 currency code, e.g. USD.");
+export const CurrencySchema = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .describe("ISO 4217 currency code, e.g. USD.");
 
 export const AmountSchema = z
   .number()
@@ -41,7 +44,11 @@ export const DescriptionSchema = z
 
 export const ContextSchema = z
   .looseObject({
-    address_country: z.string().max(64).optional().describe("Buyer's country (ISO 3166-1 alpha-2), a hint for localization."),
+    address_country: z
+      .string()
+      .max(64)
+      .optional()
+      .describe("Buyer's country (ISO 3166-1 alpha-2), a hint for localization."),
     address_region: z.string().max(64).optional().describe("Buyer's region or state."),
     postal_code: z.string().max(32).optional().describe("Buyer's postal code."),
     intent: z.string().max(2000).optional().describe("What the buyer is trying to do, in their words."),
@@ -51,8 +58,12 @@ export const ContextSchema = z
   })
   .describe("Buyer context hints; not authoritative.");
 
-export const SignalsSchema = z.record(z.string(), z.unknown()).describe("Risk and environment signals, keyed by reverse-domain name.");
-export const AttributionSchema = z.record(z.string(), z.unknown()).describe("Attribution data; never affects the response.");
+export const SignalsSchema = z
+  .record(z.string(), z.unknown())
+  .describe("Risk and environment signals, keyed by reverse-domain name.");
+export const AttributionSchema = z
+  .record(z.string(), z.unknown())
+  .describe("Attribution data; never affects the response.");
 
 const MessageBase = {
   path: z.string().optional().describe("JSONPath to the field the message is about."),

@@ -73,7 +73,9 @@ export const VariantSchema = z
     id: z.string().min(1).describe("Variant id; use it as item.id in carts and checkouts."),
     sku: z.string().optional().describe("Merchant SKU."),
     barcodes: z
-      .array(z.object({ type: z.string().describe("UPC, EAN, ISBN, GTIN or JAN."), value: z.string().describe("Barcode.") }))
+      .array(
+        z.object({ type: z.string().describe("UPC, EAN, ISBN, GTIN or JAN."), value: z.string().describe("Barcode.") }),
+      )
       .optional()
       .describe("Industry identifiers."),
     handle: z.string().optional().describe("URL-safe variant slug."),
@@ -124,7 +126,9 @@ export type Product = z.infer<typeof ProductSchema>;
 export const InputCorrelationSchema = z
   .object({
     id: z.string().describe("The request identifier."),
-    match: z.enum(["exact", "featured"]).describe("exact: resolved to this variant; featured: resolved to its product."),
+    match: z
+      .enum(["exact", "featured"])
+      .describe("exact: resolved to this variant; featured: resolved to its product."),
   })
   .describe("Which request id resolved to this variant.");
 

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { PriceRangeSchema } from "../../schemas/ucp/common";
 import { type Product, ProductSchema, VariantSchema } from "../../schemas/ucp/product";
-import { KV_KEYS, type CatalogManifest } from "../../src/catalog/kv-catalog";
+import { type CatalogManifest, KV_KEYS } from "../../src/catalog/kv-layout";
 import { buildSearchIndex } from "../../src/catalog/search-index";
 import { toJsonPath } from "../../src/lib/json-path";
 
@@ -31,7 +31,10 @@ export interface ValidCatalog {
   readonly stock: Record<string, number>;
 }
 
-export function validateCatalog(doc: unknown, storeCurrency: string): { catalog?: ValidCatalog; problems: CatalogProblem[] } {
+export function validateCatalog(
+  doc: unknown,
+  storeCurrency: string,
+): { catalog?: ValidCatalog; problems: CatalogProblem[] } {
   const problems: CatalogProblem[] = [];
   const rawProducts = Array.isArray(doc) ? doc : (doc as { products?: unknown } | null)?.products;
   if (!Array.isArray(rawProducts)) {
@@ -39,7 +42,10 @@ export function validateCatalog(doc: unknown, storeCurrency: string): { catalog?
   }
   const fileCurrency = (doc as { currency?: unknown }).currency;
   if (typeof fileCurrency === "string" && fileCurrency !== storeCurrency) {
-    problems.push({ where: "file", message: `currency ${fileCurrency} differs from the store currency ${storeCurrency}` });
+    problems.push({
+      where: "file",
+      message: `currency ${fileCurrency} differs from the store currency ${storeCurrency}`,
+    });
   }
   const products: Product[] = [];
   const stock: Record<string, number> = {};
@@ -59,9 +65,11 @@ export function validateCatalog(doc: unknown, storeCurrency: string): { catalog?
     productIds.add(product.id);
     const before = problems.length;
     for (const [v, variant] of product.variants.entries()) {
-      if (variantIds.has(variant.id) || productIds.has(variant.id)) report(`$.variants[${v}].id: duplicate id ${variant.id}`);
+      if (variantIds.has(variant.id) || productIds.has(variant.id))
+        report(`$.variants[${v}].id: duplicate id ${variant.id}`);
       variantIds.add(variant.id);
-      if (variant.price.currency !== storeCurrency) report(`$.variants[${v}].price.currency: expected ${storeCurrency}`);
+      if (variant.price.currency !== storeCurrency)
+        report(`$.variants[${v}].price.currency: expected ${storeCurrency}`);
       for (const problem of optionProblems(product, variant)) report(`$.variants[${v}].options: ${problem}`);
     }
     if (problems.length > before) return;
@@ -72,7 +80,9 @@ export function validateCatalog(doc: unknown, storeCurrency: string): { catalog?
     });
     const derived = priceRange(clean);
     if (price_range && JSON.stringify(price_range) !== JSON.stringify(derived)) {
-      report(`$.price_range: does not match the variant prices (expected ${derived.min.amount}..${derived.max.amount})`);
+      report(
+        `$.price_range: does not match the variant prices (expected ${derived.min.amount}..${derived.max.amount})`,
+      );
       return;
     }
     products.push({ ...rest, price_range: derived, variants: clean });
@@ -81,13 +91,17 @@ export function validateCatalog(doc: unknown, storeCurrency: string): { catalog?
   return { catalog: { currency: storeCurrency, products, stock }, problems };
 }
 
-function optionProblems(product: z.infer<typeof MerchantProductSchema>, variant: z.infer<typeof MerchantVariantSchema>): string[] {
+function optionProblems(
+  product: z.infer<typeof MerchantProductSchema>,
+  variant: z.infer<typeof MerchantVariantSchema>,
+): string[] {
   const options = product.options ?? [];
   const out: string[] = [];
   for (const selected of variant.options ?? []) {
     const option = options.find((o) => o.name === selected.name);
     if (!option) out.push(`option ${selected.name} is not among the product's options`);
-    else if (!option.values.some((v) => v.label === selected.label)) out.push(`${selected.name} has no value ${selected.label}`);
+    else if (!option.values.some((v) => v.label === selected.label))
+      out.push(`${selected.name} has no value ${selected.label}`);
   }
   return out;
 }

@@ -5,7 +5,10 @@ import { parseCatalogCsv } from "./catalog-csv";
 import { type CatalogProblem, kvEntries, type ValidCatalog, validateCatalog } from "./catalog-file";
 import { bulkPut, type KvTarget } from "./kv-writer";
 
-export function readCatalogFile(file: string, currency: string): { catalog?: ValidCatalog; problems: CatalogProblem[] } {
+export function readCatalogFile(
+  file: string,
+  currency: string,
+): { catalog?: ValidCatalog; problems: CatalogProblem[] } {
   const text = readFileSync(file, "utf8");
   if (file.toLowerCase().endsWith(".csv")) {
     const { products, errors } = parseCatalogCsv(text);

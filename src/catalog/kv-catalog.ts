@@ -1,29 +1,15 @@
 /**
- * Catalog reads from KV. Key layout (written only by scripts/load-catalog.ts):
- *   catalog:manifest  {version, currency, products, loaded_at}: written last by a load
- *   catalog:index     SearchIndexData (search-index.ts): ids, categories, variant prices, postings
- *   product:<id>      one Product in the UCP shape (no `url`: composed from the origin)
- *   catalog:stock     {variant id: units on hand}, for inventory (not read here)
- * The hydrated index and product documents are cached per isolate; the manifest is
- * re-read at most every REFRESH_MS, so a new load is picked up without a redeploy.
+ * Catalog reads from KV (layout in kv-layout.ts). The hydrated index and product documents
+ * are cached per isolate; the manifest is re-read at most every REFRESH_MS, so a new load
+ * is picked up without a redeploy.
  */
 import { type Product, ProductSchema } from "../../schemas/ucp/product";
+import { type CatalogManifest, KV_KEYS } from "./kv-layout";
+
+export { KV_KEYS };
+
 import { type HydratedIndex, hydrate } from "./search-engine";
 import type { SearchIndexData } from "./search-index";
-
-export const KV_KEYS = {
-  manifest: "catalog:manifest",
-  index: "catalog:index",
-  stock: "catalog:stock",
-  product: (id: string) => `product:${id}`,
-} as const;
-
-export interface CatalogManifest {
-  readonly version: string;
-  readonly currency: string;
-  readonly products: number;
-  readonly loaded_at: string;
-}
 
 export interface CatalogSnapshot {
   readonly manifest: CatalogManifest;
@@ -53,9 +39,10 @@ async function refresh(kv: KVNamespace, now: number): Promise<CatalogSnapshot | 
     current = { snapshot: null, checkedAt: now };
     return null;
   }
-  if (current?.snapshot?.manifest.version === manifest.version) {
-    current = { snapshot: current.snapshot, checkedAt: now };
-    return current.snapshot;
+  const previous = current?.snapshot;
+  if (previous && previous.manifest.version === manifest.version) {
+    current = { snapshot: previous, checkedAt: now };
+    return previous;
   }
   const data = await kv.get<SearchIndexData>(KV_KEYS.index, "json");
   const snapshot = data ? { manifest, index: hydrate(data) } : null;

@@ -5,9 +5,9 @@
 import type { LookupRequest } from "../../schemas/ucp/catalog";
 import type { Message } from "../../schemas/ucp/common";
 import type { Product, Variant } from "../../schemas/ucp/product";
-import { getProducts, type CatalogSnapshot } from "./kv-catalog";
+import { type CatalogSnapshot, getProducts } from "./kv-catalog";
 import { withVariants } from "./product-view";
-import { featuredVariant, variantPasses, type VariantFilter } from "./search-engine";
+import { featuredVariant, type VariantFilter, variantPasses } from "./search-engine";
 
 type Input = { id: string; match: "exact" | "featured" };
 type LookupVariant = Variant & { inputs: Input[] };
@@ -28,8 +28,8 @@ export async function runLookup(
       messages.push({ type: "info", code: "not_found", content: id });
       continue;
     }
-    let variants = resolved.get(target.doc);
-    if (!variants) resolved.set(target.doc, (variants = new Map()));
+    const variants = resolved.get(target.doc) ?? new Map<number, Input[]>();
+    resolved.set(target.doc, variants);
     const inputs = variants.get(target.variant) ?? [];
     inputs.push({ id, match: target.match });
     variants.set(target.variant, inputs);

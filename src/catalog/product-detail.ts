@@ -10,7 +10,8 @@ type Selection = Array<{ name: string; label: string }>;
 
 const optionLabel = (variant: Variant, name: string) => variant.options?.find((o) => o.name === name)?.label;
 const isAvailable = (variant: Variant) => variant.availability?.available !== false;
-const matches = (variant: Variant, selection: Selection) => selection.every((s) => optionLabel(variant, s.name) === s.label);
+const matches = (variant: Variant, selection: Selection) =>
+  selection.every((s) => optionLabel(variant, s.name) === s.label);
 
 /**
  * Builds the detail view. `requestedVariant` is set when the request named a variant id:
@@ -47,7 +48,10 @@ export function productDetail(
   if (product.options && product.options.length > 0) {
     detail.options = product.options.map((option) => ({
       name: option.name,
-      values: option.values.map((value) => ({ ...value, ...signals(product.variants, selection, option.name, value.label) })),
+      values: option.values.map((value) => ({
+        ...value,
+        ...signals(product.variants, selection, option.name, value.label),
+      })),
     }));
     detail.selected = selection;
   }

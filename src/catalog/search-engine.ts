@@ -84,7 +84,7 @@ export function searchIndex(index: HydratedIndex, query: string | undefined, fil
     if (!postings) continue;
     for (const posting of postings) {
       const doc = posting >> 2;
-      scores.set(doc, (scores.get(doc) ?? 0) + (TIER_WEIGHT[posting & 3 as 0 | 1 | 2] ?? 0));
+      scores.set(doc, (scores.get(doc) ?? 0) + (TIER_WEIGHT[posting & (3 as 0 | 1 | 2)] ?? 0));
     }
   }
   const hits: Array<SearchHit & { score: number }> = [];

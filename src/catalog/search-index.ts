@@ -55,19 +55,21 @@ export function buildSearchIndex(products: readonly IndexableProduct[]): SearchI
     for (const option of product.options ?? []) for (const value of option.values) see(value.label, 1);
     see(descriptionText(product.description), 2);
     for (const [token, tier] of best) {
-      let postings = terms.get(token);
-      if (!postings) terms.set(token, (postings = []));
+      const postings = terms.get(token) ?? [];
       postings.push(docIndex * 4 + tier);
+      terms.set(token, postings);
     }
     return {
       id: product.id,
       cats: (product.categories ?? []).map((c) => normalizeCategory(c.value)),
-      v: product.variants.map((variant): IndexVariant => [
-        variant.id,
-        variant.sku ?? null,
-        variant.price.amount,
-        variant.availability?.available === false ? 0 : 1,
-      ]),
+      v: product.variants.map(
+        (variant): IndexVariant => [
+          variant.id,
+          variant.sku ?? null,
+          variant.price.amount,
+          variant.availability?.available === false ? 0 : 1,
+        ],
+      ),
     };
   });
   return { format: 1, docs, terms: Object.fromEntries(terms) };

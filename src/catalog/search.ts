@@ -4,7 +4,7 @@ import type { Message } from "../../schemas/ucp/common";
 import type { Product } from "../../schemas/ucp/product";
 import { err, ok, type Result } from "../lib/result";
 import { decodeCursor, encodeCursor, requestFingerprint } from "./cursor";
-import { getProducts, type CatalogSnapshot } from "./kv-catalog";
+import { type CatalogSnapshot, getProducts } from "./kv-catalog";
 import { withVariants } from "./product-view";
 import { normalizeFilter, searchIndex, type VariantFilter } from "./search-engine";
 

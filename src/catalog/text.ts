@@ -9,7 +9,10 @@ const STOPWORDS = new Set(
 /** Lower-cased, accent-folded word tokens with a light plural fold (shoes → shoe). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  const folded = text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  const folded = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase();
   for (const raw of folded.split(/[^\p{L}\p{N}]+/u)) {
     if (raw.length === 0 || STOPWORDS.has(raw)) continue;
     out.push(stem(raw));

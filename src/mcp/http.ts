@@ -19,7 +19,10 @@ export async function handleMcpPost(request: Request, env: Env): Promise<Respons
 
   const version = request.headers.get("mcp-protocol-version");
   if (version !== null && !(MCP_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-    return fail(null, protocolError(RPC.invalidRequest, 400, `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)}`));
+    return fail(
+      null,
+      protocolError(RPC.invalidRequest, 400, `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)}`),
+    );
   }
   const text = await readCapped(request, MAX_BODY_BYTES);
   if (text === undefined) return fail(null, protocolError(RPC.invalidRequest, 413, "Request body exceeds 1 MiB"));

@@ -18,12 +18,19 @@ export type IncomingMessage =
   /** A response the client sent us (MCP allows it); nothing to answer. */
   | { kind: "response" };
 
-export function protocolError(rpcCode: number, httpStatus: number, message: string, data?: Record<string, unknown>): ProtocolError {
+export function protocolError(
+  rpcCode: number,
+  httpStatus: number,
+  message: string,
+  data?: Record<string, unknown>,
+): ProtocolError {
   return data ? { rpcCode, httpStatus, message, data } : { rpcCode, httpStatus, message };
 }
 
 /** Classifies one decoded JSON value; a failure carries the id when one could be read. */
-export function parseMessage(value: unknown): { ok: true; message: IncomingMessage } | { ok: false; id: JsonRpcId | null; error: ProtocolError } {
+export function parseMessage(
+  value: unknown,
+): { ok: true; message: IncomingMessage } | { ok: false; id: JsonRpcId | null; error: ProtocolError } {
   const invalid = (why: string, id: JsonRpcId | null = null) => ({
     ok: false as const,
     id,
@@ -35,8 +42,10 @@ export function parseMessage(value: unknown): { ok: true; message: IncomingMessa
   const validId = typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
   const echoId = validId ? (id as JsonRpcId) : null;
   if (value.jsonrpc !== "2.0") return invalid('"jsonrpc" must be "2.0"', echoId);
-  if (value.method === undefined && ("result" in value || "error" in value)) return { ok: true, message: { kind: "response" } };
-  if (typeof value.method !== "string" || value.method.length === 0) return invalid('"method" must be a string', echoId);
+  if (value.method === undefined && ("result" in value || "error" in value))
+    return { ok: true, message: { kind: "response" } };
+  if (typeof value.method !== "string" || value.method.length === 0)
+    return invalid('"method" must be a string', echoId);
   if ("id" in value && !validId) return invalid('"id" must be a string or a number', null);
   const params = value.params;
   if (params !== undefined && !isPlainObject(params)) return invalid('"params" must be an object', echoId);
@@ -52,6 +61,8 @@ export function errorBody(id: JsonRpcId | null, error: ProtocolError) {
   return {
     jsonrpc: "2.0" as const,
     id,
-    error: error.data ? { code: error.rpcCode, message: error.message, data: error.data } : { code: error.rpcCode, message: error.message },
+    error: error.data
+      ? { code: error.rpcCode, message: error.message, data: error.data }
+      : { code: error.rpcCode, message: error.message },
   };
 }

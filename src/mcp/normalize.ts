@@ -18,11 +18,7 @@ export interface NormalizedCall {
 
 const META_CARRIERS = new Set(["meta", "_meta", "idempotency_key"]);
 
-export function normalizeCall(
-  args: Record<string, unknown>,
-  paramsMeta: unknown,
-  headers: Headers,
-): NormalizedCall {
+export function normalizeCall(args: Record<string, unknown>, paramsMeta: unknown, headers: Headers): NormalizedCall {
   const meta = isPlainObject(args.meta) ? args.meta : {};
   const profile =
     field(meta["ucp-agent"], "profile") ??

@@ -3,8 +3,8 @@
  * tools/call, and the older direct-method form (`"method": "search_catalog"`).
  */
 import type { MerchantConfig } from "../config";
-import { isPlainObject } from "../lib/safe-json";
 import { err, ok, type Result } from "../lib/result";
+import { isPlainObject } from "../lib/safe-json";
 import { TOOLS } from "../tools";
 import { invalidParams, type ProtocolError } from "../ucp/errors";
 import { protocolError, RPC } from "./jsonrpc";
@@ -22,7 +22,11 @@ export interface RequestScope {
   readonly now: number;
 }
 
-export async function dispatch(method: string, params: Record<string, unknown>, scope: RequestScope): Promise<Result<unknown, ProtocolError>> {
+export async function dispatch(
+  method: string,
+  params: Record<string, unknown>,
+  scope: RequestScope,
+): Promise<Result<unknown, ProtocolError>> {
   switch (method) {
     case "initialize":
       return ok(initializeResult(params, scope.config));
@@ -53,7 +57,10 @@ function initializeResult(params: Record<string, unknown>, config: MerchantConfi
   };
 }
 
-async function toolsCall(params: Record<string, unknown>, scope: RequestScope): Promise<Result<unknown, ProtocolError>> {
+async function toolsCall(
+  params: Record<string, unknown>,
+  scope: RequestScope,
+): Promise<Result<unknown, ProtocolError>> {
   const { name, arguments: args } = params;
   if (typeof name !== "string") return err(invalidParams('tools/call needs a string "name"'));
   if (args !== undefined && !isPlainObject(args)) return err(invalidParams('"arguments" must be an object'));

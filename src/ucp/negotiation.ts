@@ -25,7 +25,11 @@ export function profileUrl(value: unknown, config: MerchantConfig): Result<URL, 
   return url.ok ? url : err(discoveryError(url.error.code, url.error.content, config.origin));
 }
 
-export async function negotiate(url: URL, config: MerchantConfig, now: number): Promise<Result<Negotiated, ProtocolError>> {
+export async function negotiate(
+  url: URL,
+  config: MerchantConfig,
+  now: number,
+): Promise<Result<Negotiated, ProtocolError>> {
   const loaded = await loadPlatformProfile(url, now);
   let profile: PlatformProfile;
   if (loaded.ok) profile = loaded.value;

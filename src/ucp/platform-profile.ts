@@ -2,8 +2,9 @@
  * Reads a platform profile document into what negotiation needs. Accepts the 2026-04-08
  * shape and the 2026-01-11 capability array (`[{name, version}]`), per spec-digest §12.4.
  */
-import { isPlainObject } from "../lib/safe-json";
+
 import { err, ok, type Result } from "../lib/result";
+import { isPlainObject } from "../lib/safe-json";
 import type { CapabilityEntry, CapabilityRegistry } from "./capabilities";
 
 export interface PlatformProfile {
@@ -17,7 +18,8 @@ const NAME = /^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9_]*)+$/;
 export function parsePlatformProfile(doc: unknown): Result<PlatformProfile, string> {
   if (!isPlainObject(doc) || !isPlainObject(doc.ucp)) return err("Profile has no `ucp` object");
   const { version, capabilities } = doc.ucp;
-  if (typeof version !== "string" || !VERSION.test(version)) return err("Profile `ucp.version` is not a YYYY-MM-DD date");
+  if (typeof version !== "string" || !VERSION.test(version))
+    return err("Profile `ucp.version` is not a YYYY-MM-DD date");
   const registry = parseCapabilities(capabilities);
   if (!registry.ok) return registry;
   return ok({ version, capabilities: registry.value });
@@ -31,7 +33,7 @@ function parseCapabilities(raw: unknown): Result<CapabilityRegistry, string> {
       if (!isPlainObject(item) || typeof item.name !== "string") return err("Capability entry without a `name`");
       const entry = parseEntry(item.name, item);
       if (!entry.ok) return entry;
-      (out[item.name] ??= []).push(entry.value);
+      out[item.name] = [...(out[item.name] ?? []), entry.value];
     }
     return ok(out);
   }
@@ -58,5 +60,7 @@ function parseEntry(name: string, item: unknown): Result<CapabilityEntry, string
   const validExtends =
     ext === undefined || typeof ext === "string" || (Array.isArray(ext) && ext.every((e) => typeof e === "string"));
   if (!validExtends) return err(`Capability ${name} has an invalid \`extends\``);
-  return ok(ext === undefined ? { version: item.version } : { version: item.version, extends: ext as string | string[] });
+  return ok(
+    ext === undefined ? { version: item.version } : { version: item.version, extends: ext as string | string[] },
+  );
 }

@@ -43,7 +43,11 @@ export function checkProfileUrl(value: unknown): Result<URL, ProfileFailure> {
   return ok(url);
 }
 
-export async function loadPlatformProfile(url: URL, now: number, fetcher: typeof fetch = fetch): Promise<ProfileResult> {
+export async function loadPlatformProfile(
+  url: URL,
+  now: number,
+  fetcher: typeof fetch = fetch,
+): Promise<ProfileResult> {
   const key = url.href;
   const hit = cache.get(key);
   if (hit && hit.expiresAt > now) {
@@ -85,7 +89,10 @@ async function fetchProfile(url: URL, fetcher: typeof fetch): Promise<{ result: 
     });
   } catch (e) {
     const timedOut = e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError");
-    return failure("profile_unreachable", timedOut ? "Platform profile fetch timed out" : "Platform profile could not be fetched");
+    return failure(
+      "profile_unreachable",
+      timedOut ? "Platform profile fetch timed out" : "Platform profile could not be fetched",
+    );
   }
   if (response.status >= 300 && response.status < 400) {
     await response.body?.cancel();
@@ -96,7 +103,8 @@ async function fetchProfile(url: URL, fetcher: typeof fetch): Promise<{ result: 
     return failure("profile_unreachable", `Platform profile responded with HTTP ${response.status}`);
   }
   const text = await readCapped(response, PROFILE_LIMITS.maxBytes);
-  if (text === undefined) return failure("profile_malformed", `Platform profile exceeds ${PROFILE_LIMITS.maxBytes} bytes`);
+  if (text === undefined)
+    return failure("profile_malformed", `Platform profile exceeds ${PROFILE_LIMITS.maxBytes} bytes`);
   const json = parseUntrustedJson(text);
   if (!json.ok) return failure("profile_malformed", "Platform profile is not valid JSON");
   const parsed = parsePlatformProfile(json.value);

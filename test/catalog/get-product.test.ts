@@ -12,11 +12,17 @@ async function getProduct(catalog: Record<string, unknown>) {
 
 type Value = { label: string; available: boolean; exists: boolean };
 const signals = (product: { options: Array<{ name: string; values: Value[] }> }, name: string) =>
-  Object.fromEntries(product.options.find((o) => o.name === name)?.values.map((v) => [v.label, [v.available, v.exists]]) ?? []);
+  Object.fromEntries(
+    product.options.find((o) => o.name === name)?.values.map((v) => [v.label, [v.available, v.exists]]) ?? [],
+  );
 
 describe("get_product", () => {
   it("narrows to the selection and signals availability relative to it", async () => {
-    const product = await getProduct({ id: "prod_abc123", selected: [{ name: "Color", label: "Blue" }], preferences: ["Color", "Size"] });
+    const product = await getProduct({
+      id: "prod_abc123",
+      selected: [{ name: "Color", label: "Blue" }],
+      preferences: ["Color", "Size"],
+    });
     expect(product.selected).toEqual([{ name: "Color", label: "Blue" }]);
     expect(product.variants.map((v: { id: string }) => v.id).sort()).toEqual(
       ["var_abc123_blue_10", "var_abc123_blue_12", "var_abc123_blue_8", "var_abc123_blue_9"].sort(),
@@ -62,7 +68,9 @@ describe("get_product", () => {
       preferences: ["Size", "Color"],
     });
     expect(bySize.selected).toEqual([{ name: "Size", label: "11" }]);
-    expect(bySize.variants.every((v: { options: Array<{ label: string }> }) => v.options.some((o) => o.label === "11"))).toBe(true);
+    expect(
+      bySize.variants.every((v: { options: Array<{ label: string }> }) => v.options.some((o) => o.label === "11")),
+    ).toBe(true);
     expect(bySize.variants[0].availability.available).toBe(true);
   });
 
@@ -77,8 +85,12 @@ describe("get_product", () => {
   });
 
   it("omits selected and signals for a product without options", async () => {
-    const reply = await callTool("search_catalog", { catalog: { filters: { available: true }, pagination: { limit: 50 } } });
-    const plain = reply.body.result.structuredContent.products.find((p: { options?: unknown }) => p.options === undefined);
+    const reply = await callTool("search_catalog", {
+      catalog: { filters: { available: true }, pagination: { limit: 50 } },
+    });
+    const plain = reply.body.result.structuredContent.products.find(
+      (p: { options?: unknown }) => p.options === undefined,
+    );
     const product = await getProduct({ id: plain.id });
     expect(product.selected).toBeUndefined();
     expect(product.variants).toHaveLength(1);
@@ -91,7 +103,13 @@ describe("get_product", () => {
   });
 
   it("ignores selections of options the product does not have", async () => {
-    const product = await getProduct({ id: "prod_abc123", selected: [{ name: "Flavor", label: "Mint" }, { name: "Color", label: "Red" }] });
+    const product = await getProduct({
+      id: "prod_abc123",
+      selected: [
+        { name: "Flavor", label: "Mint" },
+        { name: "Color", label: "Red" },
+      ],
+    });
     expect(product.selected).toEqual([{ name: "Color", label: "Red" }]);
   });
 });

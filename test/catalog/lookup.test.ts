@@ -16,9 +16,13 @@ describe("lookup_catalog", () => {
     expect(messages).toBeUndefined();
     expect(products.map((p: { id: string }) => p.id).sort()).toEqual(["prod_abc123", "prod_def456"]);
     const runner = products.find((p: { id: string }) => p.id === "prod_abc123");
-    expect(runner.variants).toEqual([expect.objectContaining({ id: "var_abc123_blue_10", inputs: [{ id: "prod_abc123", match: "featured" }] })]);
+    expect(runner.variants).toEqual([
+      expect.objectContaining({ id: "var_abc123_blue_10", inputs: [{ id: "prod_abc123", match: "featured" }] }),
+    ]);
     const trail = products.find((p: { id: string }) => p.id === "prod_def456");
-    expect(trail.variants).toEqual([expect.objectContaining({ id: "var_xyz789", inputs: [{ id: "var_xyz789", match: "exact" }] })]);
+    expect(trail.variants).toEqual([
+      expect.objectContaining({ id: "var_xyz789", inputs: [{ id: "var_xyz789", match: "exact" }] }),
+    ]);
   });
 
   it("returns a product once when several ids resolve into it, each variant carrying its inputs", async () => {
@@ -45,7 +49,10 @@ describe("lookup_catalog", () => {
   });
 
   it("applies filters after resolution", async () => {
-    const { products, messages } = await lookup({ ids: ["var_abc123_blue_12", "var_abc123_blue_8"], filters: { price: { max: 12000 } } });
+    const { products, messages } = await lookup({
+      ids: ["var_abc123_blue_12", "var_abc123_blue_8"],
+      filters: { price: { max: 12000 } },
+    });
     expect(products[0].variants.map((v: { id: string }) => v.id)).toEqual(["var_abc123_blue_8"]);
     expect(messages).toEqual([{ type: "info", code: "not_found", content: "var_abc123_blue_12" }]);
   });

@@ -52,7 +52,10 @@ describe("search_catalog", () => {
   });
 
   it("filters by category (a parent matches its children), price and availability", async () => {
-    const { products } = await search({ query: "", filters: { categories: ["footwear"], price: { min: 5000, max: 13000 }, available: true } });
+    const { products } = await search({
+      query: "",
+      filters: { categories: ["footwear"], price: { min: 5000, max: 13000 }, available: true },
+    });
     expect(products.length).toBeGreaterThan(0);
     for (const p of products) {
       expect(byId.get(p.id)?.categories?.some((c) => c.value.startsWith("Footwear"))).toBe(true);
@@ -82,7 +85,10 @@ describe("search_catalog", () => {
     let page = first;
     while (page.pagination.has_next_page) {
       expect(page.pagination.cursor).toEqual(expect.any(String));
-      page = await search({ filters: { categories: ["Gear", "Accessories"] }, pagination: { cursor: page.pagination.cursor, limit: 7 } });
+      page = await search({
+        filters: { categories: ["Gear", "Accessories"] },
+        pagination: { cursor: page.pagination.cursor, limit: 7 },
+      });
       seen.push(...page.products.map((p: { id: string }) => p.id));
     }
     expect(new Set(seen).size).toBe(seen.length);
@@ -92,7 +98,10 @@ describe("search_catalog", () => {
   });
 
   it("clamps an absurd limit to 50 and refuses nonsense pagination", async () => {
-    const { products, pagination } = await search({ filters: { available: true }, pagination: { limit: 1_000_000_000 } });
+    const { products, pagination } = await search({
+      filters: { available: true },
+      pagination: { limit: 1_000_000_000 },
+    });
     expect(products).toHaveLength(50);
     expect(pagination.has_next_page).toBe(true);
     for (const pagination of [{ limit: 0 }, { limit: -5 }, { limit: 2.5 }, { limit: "10" }, { cursor: 7 }]) {
@@ -142,7 +151,8 @@ describe("search_catalog", () => {
 
   it("accepts the seed's older `category` spelling", async () => {
     const payload = await search({ query: "shoes", filters: { category: ["Footwear"] } });
-    for (const p of payload.products) expect(byId.get(p.id)?.categories?.some((c) => c.value.startsWith("Footwear"))).toBe(true);
+    for (const p of payload.products)
+      expect(byId.get(p.id)?.categories?.some((c) => c.value.startsWith("Footwear"))).toBe(true);
   });
 
   it("drops __proto__ keys instead of letting them reach Object.prototype", async () => {

@@ -56,7 +56,9 @@ describe("JSON-RPC envelope", () => {
   });
 
   it("never leaks internals: stack traces and file paths stay off the wire", async () => {
-    const reply = await post('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_catalog","arguments":{"catalog":{"query":');
+    const reply = await post(
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_catalog","arguments":{"catalog":{"query":',
+    );
     expect(JSON.stringify(reply.body)).not.toMatch(/at |\.ts|src\//);
   });
 });
@@ -75,7 +77,11 @@ describe("MCP lifecycle", () => {
   });
 
   it("initialize offers its latest version for an unknown one", async () => {
-    const reply = await rpc("initialize", { protocolVersion: "1999-01-01", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+    const reply = await rpc("initialize", {
+      protocolVersion: "1999-01-01",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    });
     expect(reply.body.result.protocolVersion).toBe("2025-11-25");
   });
 

@@ -12,7 +12,8 @@ function properties(schema: Schema, path = "$"): Array<{ path: string; schema: S
     out.push({ path: `${path}.${name}`, schema: child }, ...properties(child, `${path}.${name}`));
   }
   if (schema.items) out.push(...properties(schema.items, `${path}[]`));
-  for (const key of ["anyOf", "oneOf", "allOf"]) for (const branch of schema[key] ?? []) out.push(...properties(branch, path));
+  for (const key of ["anyOf", "oneOf", "allOf"])
+    for (const branch of schema[key] ?? []) out.push(...properties(branch, path));
   if (schema.additionalProperties && typeof schema.additionalProperties === "object") {
     out.push(...properties(schema.additionalProperties, `${path}{}`));
   }
@@ -62,6 +63,8 @@ describe("tools/list", () => {
     const catalog = search.inputSchema.properties.catalog;
     expect(catalog.properties.pagination.properties.limit).toMatchObject({ type: "integer", minimum: 1 });
     expect(catalog.properties.filters.properties.price.properties.max.type).toBe("integer");
-    expect(Object.keys(catalog.properties)).toEqual(expect.arrayContaining(["query", "filters", "pagination", "context"]));
+    expect(Object.keys(catalog.properties)).toEqual(
+      expect.arrayContaining(["query", "filters", "pagination", "context"]),
+    );
   });
 });

@@ -19,7 +19,12 @@ const toolOf = (request: Record<string, unknown>) => (request.params as { name: 
 
 describe("seed 004 request examples", () => {
   it("finds every request example in the seed", () => {
-    expect(examples.map((e) => toolOf(e.request))).toEqual(["search_catalog", "search_catalog", "lookup_catalog", "get_product"]);
+    expect(examples.map((e) => toolOf(e.request))).toEqual([
+      "search_catalog",
+      "search_catalog",
+      "lookup_catalog",
+      "get_product",
+    ]);
   });
 
   it.each(examples.map((e, i) => [`#${i + 1} ${toolOf(e.request)}`, e] as const))("%s", async (_, example) => {
@@ -67,7 +72,12 @@ describe("seed 004 response-only examples", () => {
   const notFound = responses.find((r) => r.error);
   const profile = "https://platform.example/profiles/v2026-01/shopping-agent.json";
   const call = (name: string, catalog: unknown) =>
-    post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: { meta: { "ucp-agent": { profile } }, catalog } } });
+    post({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name, arguments: { meta: { "ucp-agent": { profile } }, catalog } },
+    });
 
   it("partial success: found products plus not_found info messages", async () => {
     const reply = await call("lookup_catalog", { ids: ["prod_abc123", "prod_notfound1", "prod_notfound2"] });
@@ -92,8 +102,22 @@ describe("the schema check itself", () => {
   it("rejects payloads that break the official schema", () => {
     expect(validateOfficial(OFFICIAL.search, { ucp: { version: "2026-04-08" }, products: "none" }).valid).toBe(false);
     expect(validateOfficial(OFFICIAL.search, { products: [] }).valid).toBe(false);
-    const badPrice = { id: "p", title: "t", description: { plain: "d" }, price_range: { min: { amount: 1.5, currency: "USD" }, max: { amount: 2, currency: "USD" } }, variants: [] };
-    expect(validateOfficial(OFFICIAL.search, { ucp: { version: "2026-04-08" }, products: [badPrice] }).valid).toBe(false);
-    expect(validateOfficial(OFFICIAL.search, { ucp: { version: "2026-04-08" }, products: [], pagination: { has_next_page: true } }).valid).toBe(false);
+    const badPrice = {
+      id: "p",
+      title: "t",
+      description: { plain: "d" },
+      price_range: { min: { amount: 1.5, currency: "USD" }, max: { amount: 2, currency: "USD" } },
+      variants: [],
+    };
+    expect(validateOfficial(OFFICIAL.search, { ucp: { version: "2026-04-08" }, products: [badPrice] }).valid).toBe(
+      false,
+    );
+    expect(
+      validateOfficial(OFFICIAL.search, {
+        ucp: { version: "2026-04-08" },
+        products: [],
+        pagination: { has_next_page: true },
+      }).valid,
+    ).toBe(false);
   });
 });

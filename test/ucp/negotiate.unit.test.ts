@@ -66,7 +66,9 @@ describe("intersectCapabilities", () => {
 describe("parsePlatformProfile", () => {
   it("rejects capability names that are not reverse-domain and entries without a dated version", () => {
     expect(parsePlatformProfile({ ucp: { version: V, capabilities: { Checkout: [{ version: V }] } } }).ok).toBe(false);
-    expect(parsePlatformProfile({ ucp: { version: V, capabilities: { "dev.ucp.x": [{ version: "draft" }] } } }).ok).toBe(false);
+    expect(
+      parsePlatformProfile({ ucp: { version: V, capabilities: { "dev.ucp.x": [{ version: "draft" }] } } }).ok,
+    ).toBe(false);
     expect(parsePlatformProfile({ ucp: { version: V, capabilities: { "dev.ucp.x": { version: V } } } }).ok).toBe(false);
   });
 

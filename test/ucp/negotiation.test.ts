@@ -118,14 +118,21 @@ describe("capability intersection", () => {
   });
 
   it("reads the 2026-01-11 capability array form", async () => {
-    const reply = await callTool("lookup_catalog", { catalog: { ids: ["prod_abc123"] } }, `${PROFILES}/legacy-array.json`);
+    const reply = await callTool(
+      "lookup_catalog",
+      { catalog: { ids: ["prod_abc123"] } },
+      `${PROFILES}/legacy-array.json`,
+    );
     expect(reply.body.result.structuredContent.products).toHaveLength(1);
   });
 });
 
 describe("older request shapes (normalized at the edge)", () => {
   it("accepts a direct JSON-RPC method named after the tool, answering with the payload itself", async () => {
-    const reply = await rpc("search_catalog", { _meta: { ucp: { profile: `${PROFILES}/full.json` } }, catalog: { query: "jacket" } });
+    const reply = await rpc("search_catalog", {
+      _meta: { ucp: { profile: `${PROFILES}/full.json` } },
+      catalog: { query: "jacket" },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.result.ucp.version).toBe("2026-04-08");
     expect(reply.body.result.products.length).toBeGreaterThan(0);
@@ -149,15 +156,27 @@ describe("older request shapes (normalized at the edge)", () => {
   it("prefers meta[ucp-agent] over older carriers", async () => {
     const reply = await rpc("tools/call", {
       name: "search_catalog",
-      arguments: { meta: meta(`${PROFILES}/old-version.json`), _meta: { ucp: { profile: `${PROFILES}/full.json` } }, ...search },
+      arguments: {
+        meta: meta(`${PROFILES}/old-version.json`),
+        _meta: { ucp: { profile: `${PROFILES}/full.json` } },
+        ...search,
+      },
     });
     expect(reply.body.error.data.code).toBe("version_unsupported");
   });
 
   it("ignores a stray idempotency_key on read-only tools but rejects a malformed one", async () => {
-    const ok = await rpc("search_catalog", { _meta: { ucp: { profile: `${PROFILES}/full.json` } }, idempotency_key: "k-1", ...search });
+    const ok = await rpc("search_catalog", {
+      _meta: { ucp: { profile: `${PROFILES}/full.json` } },
+      idempotency_key: "k-1",
+      ...search,
+    });
     expect(ok.body.result.products).toBeDefined();
-    const bad = await rpc("search_catalog", { _meta: { ucp: { profile: `${PROFILES}/full.json` } }, idempotency_key: 12, ...search });
+    const bad = await rpc("search_catalog", {
+      _meta: { ucp: { profile: `${PROFILES}/full.json` } },
+      idempotency_key: 12,
+      ...search,
+    });
     expect(bad.body.error.code).toBe(-32602);
   });
 });
