@@ -30,6 +30,22 @@ export interface StartOptions {
 
 const MAX_LOG_CHARS = 200_000;
 
+/**
+ * `node -e WATCHDOG <parent pid> <server group>`: exits once the group is gone; when the
+ * parent dies first, stops the group (SIGTERM, then SIGKILL after 10 s).
+ */
+const WATCHDOG = `
+const [parent, group] = process.argv.slice(1).map(Number);
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch (e) { return e.code === "EPERM"; } };
+const signal = (sig) => { try { process.kill(-group, sig); } catch {} };
+let deadline = 0;
+setInterval(() => {
+  if (!alive(-group)) process.exit(0);
+  if (deadline === 0 && !alive(parent)) { signal("SIGTERM"); deadline = Date.now() + 10000; }
+  if (deadline !== 0 && Date.now() > deadline) signal("SIGKILL");
+}, 500);
+`;
+
 export async function startServer(options: StartOptions = {}): Promise<LocalServer> {
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   const port = await freePort();
@@ -54,9 +70,15 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
   child.stderr?.on("data", append);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
 
-  // Last resort if the test process goes away without calling stop().
+  // If the test process goes away without calling stop() (killed worker, Ctrl-C, a hook
+  // timeout), the server must not outlive it: a normal exit kills the group right away, and
+  // a small detached watchdog covers the rest.
   const killOnExit = () => signalGroup(pid, "SIGKILL");
   process.once("exit", killOnExit);
+  spawn(process.execPath, ["-e", WATCHDOG, String(process.pid), String(pid)], {
+    detached: true,
+    stdio: "ignore",
+  }).unref();
 
   let stopped: Promise<void> | undefined;
   const server: LocalServer = {

@@ -10,7 +10,14 @@ const profileSchema = import.meta.glob("../../../shared/ucp/2026-04-08/discovery
   import: "default",
 });
 
-const ALL = [...Object.values(files), ...Object.values(profileSchema)] as Array<Record<string, unknown>>;
+// profile_schema.json declares $id .../schemas/discovery/profile.json but its relative $refs
+// (../schemas/ucp.json) are written for its repository path, source/discovery/: give it an $id
+// that resolves them as its authors meant.
+const PROFILE_ID = "https://ucp.dev/discovery/profile_schema.json";
+const ALL = [
+  ...Object.values(files),
+  ...Object.values(profileSchema).map((s) => ({ ...(s as object), $id: PROFILE_ID })),
+] as Array<Record<string, unknown>>;
 if (ALL.length < 50) throw new Error(`expected the official schemas in ../shared, found ${ALL.length}`);
 
 const validators = new Map<string, Validator>();
@@ -36,5 +43,5 @@ export const OFFICIAL = {
   lookup: "https://ucp.dev/schemas/shopping/catalog_lookup.json#/$defs/lookup_response",
   getProduct: "https://ucp.dev/schemas/shopping/catalog_lookup.json#/$defs/get_product_response",
   errorResponse: "https://ucp.dev/schemas/shopping/types/error_response.json",
-  profile: "https://ucp.dev/schemas/discovery/profile.json",
+  profile: PROFILE_ID,
 } as const;

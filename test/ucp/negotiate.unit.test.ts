@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { buildConfig } from "../../src/config";
+import { BUSINESS_CAPABILITIES } from "../../src/ucp/capabilities";
 import { intersectCapabilities, relevantCapabilities } from "../../src/ucp/negotiate";
+import { negotiate } from "../../src/ucp/negotiation";
 import { parsePlatformProfile } from "../../src/ucp/platform-profile";
-import { ttlFrom } from "../../src/ucp/profile-fetch";
+import { clearProfileCache, ttlFrom } from "../../src/ucp/profile-fetch";
 
 const V = "2026-04-08";
 
@@ -85,5 +88,32 @@ describe("ttlFrom", () => {
     expect(ttlFrom("no-store")).toBe(60_000);
     expect(ttlFrom(null)).toBe(60_000);
     expect(ttlFrom("max-age=99999999")).toBe(86_400_000);
+  });
+});
+
+describe("negotiate under PROFILE_FALLBACK", () => {
+  const strict = buildConfig({ MERCHANT_ORIGIN: "https://shop.example.com" });
+  const local = buildConfig({ MERCHANT_ORIGIN: "https://shop.example.com", PROFILE_FALLBACK: "assume-compatible" });
+
+  it("treats an unreachable profile as fully compatible only when the merchant opted in", async () => {
+    const url = new URL("https://agent.test/profiles/unreachable-fallback.json");
+    clearProfileCache();
+    const relaxed = await negotiate(url, local, Date.now());
+    expect(relaxed.ok && [...relaxed.value.active.keys()].sort()).toEqual(Object.keys(BUSINESS_CAPABILITIES).sort());
+    clearProfileCache();
+    const refused = await negotiate(url, strict, Date.now());
+    expect(!refused.ok && refused.error.data?.code).toBe("profile_unreachable");
+  });
+
+  it("still refuses malformed profiles and older versions in fallback mode", async () => {
+    const malformed = await negotiate(new URL("https://agent.test/profiles/not-json.json"), local, Date.now());
+    expect(!malformed.ok && malformed.error.data?.code).toBe("profile_malformed");
+    const old = await negotiate(new URL("https://agent.test/profiles/old-version.json"), local, Date.now());
+    expect(!old.ok && old.error.data?.code).toBe("version_unsupported");
+  });
+
+  it("treats any value but the exact opt-in as strict", () => {
+    expect(buildConfig({ PROFILE_FALLBACK: "Assume-Compatible" }).profileFallback).toBe("strict");
+    expect(buildConfig({}).profileFallback).toBe("strict");
   });
 });

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import committed from "../public/.well-known/ucp?raw";
+import headers from "../public/_headers?raw";
+import { parseVars } from "../scripts/lib/toml-vars";
+import { buildConfig } from "../src/config";
+import { TOOLS } from "../src/tools";
+import { BUSINESS_CAPABILITIES } from "../src/ucp/capabilities";
+import { discoveryDocument } from "../src/ucp/discovery";
+import wranglerToml from "../wrangler.toml?raw";
+import { OFFICIAL, validateOfficial } from "./helpers/official-schema";
+
+const profile = JSON.parse(committed);
+
+describe("/.well-known/ucp", () => {
+  it("is current: regenerate with `npm run discovery` after changing wrangler.toml or the capability registry", () => {
+    expect(committed).toBe(discoveryDocument(buildConfig(parseVars(wranglerToml))));
+  });
+
+  it("validates against the official discovery profile schema", () => {
+    expect(validateOfficial(OFFICIAL.profile, profile).errors).toEqual([]);
+    // and the business variant's requirements the schema leaves to prose
+    expect(profile.ucp.payment_handlers).toEqual({});
+    for (const entries of Object.values<Array<{ spec: string; schema: string }>>(profile.ucp.capabilities)) {
+      for (const entry of entries) {
+        expect(entry.spec).toMatch(/^https:\/\/ucp\.dev\/2026-04-08\//);
+        expect(entry.schema).toMatch(/^https:\/\/ucp\.dev\/2026-04-08\//);
+      }
+    }
+  });
+
+  it("advertises the mcp transport at the Worker's endpoint and only implemented capabilities", () => {
+    const [binding] = profile.ucp.services["dev.ucp.shopping"];
+    expect(binding).toMatchObject({
+      version: "2026-04-08",
+      transport: "mcp",
+      endpoint: "http://localhost:8787/ucp/mcp",
+    });
+    expect(Object.keys(profile.ucp.capabilities).sort()).toEqual(Object.keys(BUSINESS_CAPABILITIES).sort());
+    const gating = new Set([...TOOLS.values()].map((t) => t.capability));
+    expect([...gating].sort()).toEqual(Object.keys(BUSINESS_CAPABILITIES).sort());
+  });
+
+  it("is served as public, cacheable JSON (the e2e test checks the live headers)", () => {
+    expect(headers).toMatch(
+      /^\/\.well-known\/ucp\n {2}Content-Type: application\/json\n {2}Cache-Control: public, max-age=(\d+)/m,
+    );
+    const maxAge = Number(/max-age=(\d+)/.exec(headers)?.[1]);
+    expect(maxAge).toBeGreaterThanOrEqual(60);
+  });
+});
