@@ -1,6 +1,8 @@
 /**
- * npm start: loads the demo catalog into local KV (skipped when unchanged since the last
- * start), then serves the Worker with `wrangler dev` on http://localhost:8787.
+ * npm start [-- wrangler dev flags]: loads the demo catalog into local KV (skipped when
+ * unchanged since the last start), then serves the Worker with `wrangler dev` on
+ * http://localhost:8787 (PORT overrides). `--persist-to <dir>` moves all local state,
+ * catalog included, out of .wrangler/state (the e2e tests use a temporary one).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -11,8 +13,11 @@ import { readVars } from "./lib/wrangler-config";
 
 const root = path.resolve(import.meta.dirname, "..");
 const demo = path.join(root, "data", "demo-catalog.json");
-const marker = path.join(root, ".wrangler", "demo-catalog.version");
 const port = process.env.PORT ?? "8787";
+const args = process.argv.slice(2);
+const persistIndex = args.indexOf("--persist-to");
+const persistTo = persistIndex >= 0 ? args[persistIndex + 1] : undefined;
+const marker = path.join(persistTo ? path.resolve(persistTo) : path.join(root, ".wrangler"), "demo-catalog.version");
 
 const currency = readVars(path.join(root, "wrangler.toml")).MERCHANT_CURRENCY ?? "USD";
 const { catalog, problems } = readCatalogFile(demo, currency);
@@ -23,12 +28,12 @@ if (!catalog) {
 const version = catalogVersion(catalog);
 if (!existsSync(marker) || readFileSync(marker, "utf8") !== version) {
   console.log(`Loading the demo catalog (${catalog.products.length} products) into local KV...`);
-  loadIntoKv(root, catalog, { remote: false });
+  loadIntoKv(root, catalog, { remote: false, ...(persistTo ? { persistTo: path.resolve(persistTo) } : {}) });
   mkdirSync(path.dirname(marker), { recursive: true });
   writeFileSync(marker, version);
 }
 
-const child = spawn(wranglerBin(root), ["dev", "--port", port, ...process.argv.slice(2)], {
+const child = spawn(wranglerBin(root), ["dev", "--port", port, ...args], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },

@@ -179,3 +179,18 @@ describe("Streamable HTTP over raw fetch", () => {
     expect(res.status).toBe(405);
   });
 });
+
+describe("discovery as served", () => {
+  it("serves /.well-known/ucp as public, cacheable JSON without redirects", async () => {
+    const res = await fetch(`${baseUrl()}/.well-known/ucp`, { redirect: "manual" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    const cacheControl = res.headers.get("cache-control") ?? "";
+    expect(cacheControl).toMatch(/\bpublic\b/);
+    expect(Number(/max-age=(\d+)/.exec(cacheControl)?.[1])).toBeGreaterThanOrEqual(60);
+    expect(cacheControl).not.toMatch(/private|no-store|no-cache/);
+    const profile = (await res.json()) as { ucp: { version: string; services: Record<string, unknown> } };
+    expect(profile.ucp.version).toBe("2026-04-08");
+    expect(profile.ucp.services["dev.ucp.shopping"]).toBeDefined();
+  });
+});

@@ -2,14 +2,13 @@
  * Starts the real local server the way a user does (`npm start`, i.e.
  * `node scripts/run.mjs scripts/start.ts`) on a free port, and stops it again.
  *
- * State: scripts/start.ts loads the demo catalog into wrangler's default local state
- * (.wrangler/state) and keeps its "already loaded" marker in .wrangler/; it has no way to
- * load into another directory, so passing `--persist-to` to `wrangler dev` would serve an
- * empty catalog. The server therefore shares .wrangler/state with a developer's `npm start`
- * (only the port differs).
+ * State: a temporary `--persist-to` directory, so the suite neither sees nor disturbs a
+ * developer's .wrangler/state; start.ts loads the demo catalog into it first.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -49,15 +48,20 @@ setInterval(() => {
 export async function startServer(options: StartOptions = {}): Promise<LocalServer> {
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   const port = await freePort();
+  const stateDir = mkdtempSync(path.join(tmpdir(), "ucp-e2e-state-"));
   const baseUrl = `http://127.0.0.1:${port}`;
 
-  const child = spawn(process.execPath, ["scripts/run.mjs", "scripts/start.ts", "--ip", "127.0.0.1"], {
-    cwd: ROOT,
-    // Own process group: stop() signals node, wrangler and workerd together.
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: serverEnv(port),
-  });
+  const child = spawn(
+    process.execPath,
+    ["scripts/run.mjs", "scripts/start.ts", "--ip", "127.0.0.1", "--persist-to", stateDir],
+    {
+      cwd: ROOT,
+      // Own process group: stop() signals node, wrangler and workerd together.
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: serverEnv(port),
+    },
+  );
   const pid = child.pid;
   if (pid === undefined) throw new Error("could not spawn the local server");
 
@@ -85,7 +89,10 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
     baseUrl,
     log: () => output,
     stop: () => {
-      stopped ??= stopGroup(child, pid, exited).finally(() => process.off("exit", killOnExit));
+      stopped ??= stopGroup(child, pid, exited).finally(() => {
+        process.off("exit", killOnExit);
+        rmSync(stateDir, { recursive: true, force: true });
+      });
       return stopped;
     },
   };

@@ -103,7 +103,9 @@ describe("the schema check itself", () => {
     expect(validateOfficial(OFFICIAL.search, { ucp: { version: "2026-04-08" }, products: "none" }).valid).toBe(false);
     expect(validateOfficial(OFFICIAL.search, { products: [] }).valid).toBe(false);
     expect(validateOfficial(OFFICIAL.profile, { ucp: { version: "2026-04-08", services: {} } }).valid).toBe(false);
-    expect(validateOfficial(OFFICIAL.profile, { ucp: { version: "latest", services: {}, payment_handlers: {} } }).valid).toBe(false);
+    expect(
+      validateOfficial(OFFICIAL.profile, { ucp: { version: "latest", services: {}, payment_handlers: {} } }).valid,
+    ).toBe(false);
     const badPrice = {
       id: "p",
       title: "t",
