@@ -1,5 +1,5 @@
 /**
- * The merchant's settings, read from `wrangler.toml` [vars] (and secrets) once per isolate.
+ * The merchant's settings, read from `wrangler.toml` [vars] and secrets once per isolate.
  * Everything else reads a MerchantConfig, never `env` strings directly.
  */
 export type ProfileFallback = "strict" | "assume-compatible";
@@ -12,29 +12,37 @@ export interface MerchantConfig {
   readonly profileFallback: ProfileFallback;
   /** URL of the MCP endpoint advertised in discovery. */
   readonly mcpEndpoint: string;
+  /** How long a cart lives after its last change. */
+  readonly cartTtlMs: number;
+  /** HMAC key that signs resource ids (the ID_SIGNING_KEY secret). */
+  readonly idSecret: string;
 }
 
 export const MCP_PATH = "/ucp/mcp";
-
-let cached: { key: string; config: MerchantConfig } | undefined;
 
 export interface MerchantVars {
   MERCHANT_NAME?: string;
   MERCHANT_ORIGIN?: string;
   MERCHANT_CURRENCY?: string;
   PROFILE_FALLBACK?: string;
+  CART_TTL_HOURS?: string;
+  ID_SIGNING_KEY?: string;
 }
 
+const DEFAULT_CART_TTL_HOURS = 72;
+
+let cached: { vars: MerchantVars; config: MerchantConfig } | undefined;
+
 export function merchantConfig(env: MerchantVars): MerchantConfig {
-  const key = `${env.MERCHANT_NAME}|${env.MERCHANT_ORIGIN}|${env.MERCHANT_CURRENCY}|${env.PROFILE_FALLBACK}`;
-  if (cached?.key === key) return cached.config;
+  if (cached?.vars === env) return cached.config;
   const config = buildConfig(env);
-  cached = { key, config };
+  cached = { vars: env, config };
   return config;
 }
 
 export function buildConfig(vars: MerchantVars): MerchantConfig {
   const origin = (vars.MERCHANT_ORIGIN ?? "http://localhost:8787").replace(/\/+$/, "");
+  const ttlHours = Number(vars.CART_TTL_HOURS);
   return {
     name: vars.MERCHANT_NAME ?? "Merchant",
     origin,
@@ -42,5 +50,9 @@ export function buildConfig(vars: MerchantVars): MerchantConfig {
     // Anything but the explicit opt-in is strict: a typo must not open the door.
     profileFallback: vars.PROFILE_FALLBACK === "assume-compatible" ? "assume-compatible" : "strict",
     mcpEndpoint: `${origin}${MCP_PATH}`,
+    cartTtlMs: (Number.isFinite(ttlHours) && ttlHours > 0 ? ttlHours : DEFAULT_CART_TTL_HOURS) * 3600_000,
+    // Without the secret ids are still unguessable (128 random bits); the tag then only
+    // filters junk. Set ID_SIGNING_KEY with `wrangler secret put` for a deployed store.
+    idSecret: vars.ID_SIGNING_KEY || `ucp-worker-unsigned:${origin}`,
   };
 }

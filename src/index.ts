@@ -2,6 +2,8 @@
 import { jsonResponse } from "./lib/http";
 import { route } from "./router";
 
+export { CartObject } from "../durable-objects/cart-object";
+
 export default {
   async fetch(request, env): Promise<Response> {
     try {

@@ -10,7 +10,12 @@ export default defineConfig({
       wrangler: { configPath: path.join(import.meta.dirname, "../wrangler.toml") },
       miniflare: {
         // Tests run as a deployed merchant would: strict profile handling, https origin.
-        bindings: { PROFILE_FALLBACK: "strict", MERCHANT_ORIGIN: "https://shop.example.com" },
+        bindings: {
+          PROFILE_FALLBACK: "strict",
+          MERCHANT_ORIGIN: "https://shop.example.com",
+          ID_SIGNING_KEY: "test-signing-key",
+          CART_TTL_HOURS: "72",
+        },
         // Every outbound fetch (platform profiles) is answered here: tests never touch the network.
         outboundService: serveFixtureProfile,
       },

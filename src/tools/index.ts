@@ -1,7 +1,8 @@
 /** The tool registry. Only tools of capabilities in BUSINESS_CAPABILITIES are listed here. */
+import { cancelCart, createCart, getCart, updateCart } from "./cart.tools";
 import { getProduct, lookupCatalog, searchCatalog } from "./catalog.tools";
 import type { ToolDefinition } from "./types";
 
 export const TOOLS: ReadonlyMap<string, ToolDefinition> = new Map(
-  [searchCatalog, lookupCatalog, getProduct].map((tool) => [tool.name, tool]),
+  [searchCatalog, lookupCatalog, getProduct, createCart, getCart, updateCart, cancelCart].map((tool) => [tool.name, tool]),
 );

@@ -10,6 +10,7 @@ const SCHEMA_BASE = `https://ucp.dev/${UCP_VERSION}/schemas/shopping`;
 export const CAPABILITY = {
   catalogSearch: "dev.ucp.shopping.catalog.search",
   catalogLookup: "dev.ucp.shopping.catalog.lookup",
+  cart: "dev.ucp.shopping.cart",
 } as const;
 
 export type CapabilityName = (typeof CAPABILITY)[keyof typeof CAPABILITY];
@@ -38,6 +39,13 @@ export const BUSINESS_CAPABILITIES: CapabilityRegistry = {
       version: UCP_VERSION,
       spec: `${SPEC_BASE}/catalog/lookup`,
       schema: `${SCHEMA_BASE}/catalog_lookup.json`,
+    },
+  ],
+  [CAPABILITY.cart]: [
+    {
+      version: UCP_VERSION,
+      spec: `${SPEC_BASE}/cart`,
+      schema: `${SCHEMA_BASE}/cart.json`,
     },
   ],
 };

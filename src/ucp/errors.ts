@@ -32,3 +32,13 @@ export function discoveryError(code: DiscoveryCode, content: string, continueUrl
 export function invalidParams(message: string, data?: Record<string, unknown>): ProtocolError {
   return { rpcCode: -32602, httpStatus: 200, message, ...(data ? { data } : {}) };
 }
+
+/** Temporarily unable to serve (storage or a Durable Object unavailable): -32000 + 503. */
+export function unavailable(retryAfterSeconds = 1): ProtocolError {
+  return {
+    rpcCode: -32000,
+    httpStatus: 503,
+    message: "Temporarily unable to handle the request",
+    data: { retry_after: retryAfterSeconds },
+  };
+}

@@ -43,5 +43,6 @@ export const OFFICIAL = {
   lookup: "https://ucp.dev/schemas/shopping/catalog_lookup.json#/$defs/lookup_response",
   getProduct: "https://ucp.dev/schemas/shopping/catalog_lookup.json#/$defs/get_product_response",
   errorResponse: "https://ucp.dev/schemas/shopping/types/error_response.json",
+  cart: "https://ucp.dev/schemas/shopping/cart.json",
   profile: PROFILE_ID,
 } as const;

@@ -7,18 +7,47 @@ export interface SeedExample {
   readonly response: Record<string, unknown> | undefined;
 }
 
-export function jsonBlocks(markdown: string): unknown[] {
+/**
+ * Every JSON object that starts a line, fenced or not (seed 001 has bare blocks): parsed
+ * by matching braces outside strings, kept when it parses.
+ */
+export function jsonBlocks(text: string): unknown[] {
   const blocks: unknown[] = [];
-  const fence = /^([ \t]*)```json\s*\n([\s\S]*?)\n\1```/gm;
-  for (const match of markdown.matchAll(fence)) {
-    const indent = match[1] ?? "";
-    const body = (match[2] ?? "")
-      .split("\n")
-      .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line))
-      .join("\n");
-    blocks.push(JSON.parse(body));
+  const start = /^[ \t]*\{/gm;
+  let match: RegExpExecArray | null = start.exec(text);
+  while (match) {
+    const open = match.index + match[0].length - 1;
+    const end = matchingBrace(text, open);
+    let parsed: unknown;
+    if (end > 0) {
+      try {
+        parsed = JSON.parse(text.slice(open, end + 1));
+      } catch {
+        parsed = undefined;
+      }
+    }
+    if (parsed !== undefined) {
+      blocks.push(parsed);
+      start.lastIndex = end + 1;
+    }
+    match = start.exec(text);
   }
   return blocks;
+}
+
+function matchingBrace(text: string, open: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return i;
+  }
+  return -1;
 }
 
 export function requestExamples(markdown: string): SeedExample[] {
@@ -51,6 +80,9 @@ export function missingKeys(example: unknown, actual: unknown, path = "$"): stri
   if (!isObject(actual)) return [path];
   const missing: string[] = [];
   for (const [key, value] of Object.entries(example)) {
+    // The envelope's form changed across versions (capability arrays → maps); the official
+    // schema, not the example, is its judge.
+    if (path === "$" && key === "ucp") continue;
     const name = RENAMED[key] ?? key;
     if (!(name in actual)) missing.push(`${path}.${name}`);
     else missing.push(...missingKeys(value, actual[name], `${path}.${name}`));

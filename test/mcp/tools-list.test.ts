@@ -20,21 +20,34 @@ function properties(schema: Schema, path = "$"): Array<{ path: string; schema: S
   return out;
 }
 
+/** The UCP tools of the capabilities we implement, with their required arguments (mcp.openrpc.json). */
+const CONTRACT: Record<string, string[]> = {
+  search_catalog: ["meta", "catalog"],
+  lookup_catalog: ["meta", "catalog"],
+  get_product: ["meta", "catalog"],
+  create_cart: ["meta", "cart"],
+  get_cart: ["meta", "id"],
+  update_cart: ["meta", "id", "cart"],
+  cancel_cart: ["meta", "id"],
+};
+
 describe("tools/list", () => {
-  it("lists exactly the catalog tools this server implements", async () => {
+  it("lists exactly the UCP tools of the implemented capabilities", async () => {
     const reply = await rpc("tools/list");
     const names = reply.body.result.tools.map((t: { name: string }) => t.name).sort();
-    expect(names).toEqual(["get_product", "lookup_catalog", "search_catalog"]);
+    expect(names).toEqual(Object.keys(CONTRACT).sort());
   });
 
-  it("gives each tool a description, an object inputSchema requiring meta and catalog, and an object outputSchema", async () => {
+  it("gives each tool a description, an object inputSchema with the spec's required arguments, and an object outputSchema", async () => {
     const { tools } = (await rpc("tools/list")).body.result;
     for (const tool of tools) {
       expect(tool.description.length).toBeGreaterThan(40);
       expect(tool.inputSchema.type).toBe("object");
-      expect(tool.inputSchema.required).toEqual(expect.arrayContaining(["meta", "catalog"]));
-      expect(tool.inputSchema.properties.meta.required).toContain("ucp-agent");
-      expect(tool.inputSchema.properties.meta.properties["ucp-agent"].properties.profile.format).toBe("uri");
+      expect([...tool.inputSchema.required].sort()).toEqual([...(CONTRACT[tool.name] ?? [])].sort());
+      const meta = tool.inputSchema.properties.meta;
+      expect(meta.required).toContain("ucp-agent");
+      expect(meta.required.includes("idempotency-key")).toBe(tool.name === "cancel_cart");
+      expect(meta.properties["ucp-agent"].properties.profile.format).toBe("uri");
       expect(tool.outputSchema.type).toBe("object");
       expect(tool.outputSchema.anyOf).toHaveLength(2);
     }

@@ -1,0 +1,153 @@
+/**
+ * One cart: its state, expiry alarm and idempotency ledger (SQLite storage). Every change
+ * is one synchronous transaction; pricing and negotiation happened in the Worker, which
+ * passes their results in. Replies are values; domain outcomes are never thrown.
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { Message } from "../schemas/ucp/common";
+import { type CartContent, type CartState, isExpired, newCart, replaceContent } from "../src/cart/cart-state";
+import { cartPayload } from "../src/cart/cart-view";
+import type { UcpEnvelope } from "../src/tools/types";
+import {
+  checkLedger,
+  type IdempotencyInput,
+  LEDGER_SCHEMA,
+  ledgerDeadline,
+  pruneLedger,
+  recordLedger,
+} from "./shared/idempotency";
+import { ensureTables, hasTable } from "./shared/schema";
+
+const CART_SCHEMA = `CREATE TABLE IF NOT EXISTS cart (
+  id TEXT PRIMARY KEY,
+  state TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+)`;
+
+export interface CartView {
+  readonly envelope: UcpEnvelope;
+  readonly continueUrl: string;
+}
+
+export interface CartCommand extends CartView {
+  readonly cartId: string;
+  readonly currency: string;
+  readonly content: CartContent;
+  readonly messages: readonly Message[];
+  readonly ttlMs: number;
+  readonly idempotency: IdempotencyInput | undefined;
+}
+
+export type CartReply = { kind: "ok"; body: string } | { kind: "not_found" } | { kind: "conflict" };
+
+export class CartObject extends DurableObject<Env> {
+  /** Creates the cart; a repeated idempotency key replays the first response. */
+  async create(command: CartCommand): Promise<CartReply> {
+    const now = Date.now();
+    const reply = this.ctx.storage.transactionSync(() => {
+      ensureTables(this.ctx.storage.sql, [CART_SCHEMA, LEDGER_SCHEMA]);
+      const seen = this.#ledger(command.idempotency, now);
+      if (seen) return seen;
+      const existing = this.#load(now);
+      const cart = existing ?? newCart(command.cartId, command.currency, command.content, now, command.ttlMs);
+      if (!existing) this.#save(cart);
+      return this.#respond(cartPayload(cart, command.envelope, command.continueUrl, command.messages), command, now);
+    });
+    await this.#arm();
+    return reply;
+  }
+
+  /** The cart as it is, or not_found (never existed, expired, canceled). Writes nothing. */
+  async read(view: CartView): Promise<CartReply> {
+    const cart = hasTable(this.ctx.storage.sql, "cart") ? this.#load(Date.now()) : undefined;
+    if (!cart) return { kind: "not_found" };
+    return { kind: "ok", body: JSON.stringify(cartPayload(cart, view.envelope, view.continueUrl, [])) };
+  }
+
+  /** Replaces the cart's content (UCP update is a full replacement). */
+  async update(command: CartCommand): Promise<CartReply> {
+    if (!hasTable(this.ctx.storage.sql, "cart")) return { kind: "not_found" };
+    const now = Date.now();
+    const reply = this.ctx.storage.transactionSync(() => {
+      const seen = this.#ledger(command.idempotency, now);
+      if (seen) return seen;
+      const cart = this.#load(now);
+      if (!cart) return { kind: "not_found" } as const;
+      const next = replaceContent(cart, command.content, now, command.ttlMs);
+      this.#save(next);
+      return this.#respond(cartPayload(next, command.envelope, command.continueUrl, command.messages), command, now);
+    });
+    await this.#arm();
+    return reply;
+  }
+
+  /** Returns the cart as it was and deletes it; the ledger outlives it. */
+  async cancel(command: CartView & { idempotency: IdempotencyInput }): Promise<CartReply> {
+    if (!hasTable(this.ctx.storage.sql, "cart")) return { kind: "not_found" };
+    const now = Date.now();
+    const reply = this.ctx.storage.transactionSync(() => {
+      const seen = this.#ledger(command.idempotency, now);
+      if (seen) return seen;
+      const cart = this.#load(now);
+      if (!cart) return { kind: "not_found" } as const;
+      this.ctx.storage.sql.exec("DELETE FROM cart");
+      return this.#respond(cartPayload(cart, command.envelope, command.continueUrl, []), command, now);
+    });
+    await this.#arm();
+    return reply;
+  }
+
+  /** Alarms are at-least-once: clears what is due, then re-arms for the next deadline. */
+  override async alarm(): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    if (!hasTable(sql, "cart")) return;
+    const now = Date.now();
+    this.ctx.storage.transactionSync(() => {
+      sql.exec("DELETE FROM cart WHERE expires_at <= ?", now);
+      pruneLedger(sql, now);
+    });
+    await this.#arm();
+  }
+
+  #ledger(idempotency: IdempotencyInput | undefined, now: number): CartReply | undefined {
+    if (!idempotency) return undefined;
+    const check = checkLedger(this.ctx.storage.sql, idempotency, now);
+    if (check.kind === "replay") return { kind: "ok", body: check.response };
+    if (check.kind === "conflict") return { kind: "conflict" };
+    return undefined;
+  }
+
+  #respond(payload: unknown, command: { idempotency: IdempotencyInput | undefined }, now: number): CartReply {
+    const body = JSON.stringify(payload);
+    if (command.idempotency) recordLedger(this.ctx.storage.sql, command.idempotency, body, now);
+    return { kind: "ok", body };
+  }
+
+  #load(now: number): CartState | undefined {
+    const row = this.ctx.storage.sql.exec<{ state: string }>("SELECT state FROM cart").toArray()[0];
+    if (!row) return undefined;
+    const cart = JSON.parse(row.state) as CartState;
+    return isExpired(cart, now) ? undefined : cart;
+  }
+
+  #save(cart: CartState): void {
+    this.ctx.storage.sql.exec(
+      "INSERT OR REPLACE INTO cart (id, state, expires_at) VALUES (?, ?, ?)",
+      cart.id,
+      JSON.stringify(cart),
+      cart.expires_at,
+    );
+  }
+
+  /** One alarm, at the earliest deadline; with nothing left, the object's storage goes. */
+  async #arm(): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    const cart = sql.exec<{ expires_at: number }>("SELECT expires_at FROM cart").toArray()[0];
+    const deadlines = [cart?.expires_at, ledgerDeadline(sql)].filter((d): d is number => d !== undefined);
+    if (deadlines.length === 0) {
+      await this.ctx.storage.deleteAll();
+      return;
+    }
+    await this.ctx.storage.setAlarm(Math.min(...deadlines));
+  }
+}

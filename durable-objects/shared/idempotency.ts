@@ -1,0 +1,54 @@
+/**
+ * The idempotency ledger inside a resource's Durable Object: key → request fingerprint and
+ * the exact response body. Synchronous, so the check, the state change and the record
+ * commit in one transaction. Keys live LEDGER_KEEP_MS (UCP: at least 24 h; 48 h advised).
+ */
+export const LEDGER_KEEP_MS = 48 * 3600_000;
+
+export const LEDGER_SCHEMA = `CREATE TABLE IF NOT EXISTS ledger (
+  key TEXT PRIMARY KEY,
+  request_hash TEXT NOT NULL,
+  response TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+)`;
+
+export interface IdempotencyInput {
+  /** Scoped by operation, e.g. `update:<key>`. */
+  readonly key: string;
+  /** SHA-256 of the canonical request. */
+  readonly hash: string;
+}
+
+export type LedgerCheck = { kind: "fresh" } | { kind: "replay"; response: string } | { kind: "conflict" };
+
+export function checkLedger(sql: SqlStorage, input: IdempotencyInput, now: number): LedgerCheck {
+  const row = sql
+    .exec<{ request_hash: string; response: string; created_at: number }>(
+      "SELECT request_hash, response, created_at FROM ledger WHERE key = ?",
+      input.key,
+    )
+    .toArray()[0];
+  // An entry past its retention counts as gone even before the alarm prunes it.
+  if (!row || now - row.created_at >= LEDGER_KEEP_MS) return { kind: "fresh" };
+  return row.request_hash === input.hash ? { kind: "replay", response: row.response } : { kind: "conflict" };
+}
+
+export function recordLedger(sql: SqlStorage, input: IdempotencyInput, response: string, now: number): void {
+  sql.exec(
+    "INSERT OR REPLACE INTO ledger (key, request_hash, response, created_at) VALUES (?, ?, ?, ?)",
+    input.key,
+    input.hash,
+    response,
+    now,
+  );
+}
+
+export function pruneLedger(sql: SqlStorage, now: number): void {
+  sql.exec("DELETE FROM ledger WHERE created_at <= ?", now - LEDGER_KEEP_MS);
+}
+
+/** When the oldest entry may be forgotten, if there is one. */
+export function ledgerDeadline(sql: SqlStorage): number | undefined {
+  const row = sql.exec<{ oldest: number | null }>("SELECT MIN(created_at) AS oldest FROM ledger").one();
+  return row.oldest === null ? undefined : row.oldest + LEDGER_KEEP_MS;
+}

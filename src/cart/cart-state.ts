@@ -1,0 +1,91 @@
+/**
+ * The cart as stored in its Durable Object, and the pure transitions on it. Takes `now`
+ * as an argument; storage and the clock stay in the object.
+ */
+import type { Buyer, LineItem, Total } from "../../schemas/ucp/cart";
+import type { z } from "zod";
+import type { ContextSchema } from "../../schemas/ucp/common";
+import type { PricedLine } from "./pricing";
+
+export type Context = z.infer<typeof ContextSchema>;
+
+export interface CartState {
+  readonly id: string;
+  readonly line_items: readonly LineItem[];
+  readonly currency: string;
+  readonly context?: Context;
+  readonly buyer?: Buyer;
+  /** Next number for `li_<n>` ids: line ids are never reused within a cart. */
+  readonly next_line: number;
+  readonly created_at: number;
+  readonly expires_at: number;
+}
+
+export interface CartContent {
+  readonly lines: readonly PricedLine[];
+  readonly context?: Context;
+  readonly buyer?: Buyer;
+}
+
+export function newCart(id: string, currency: string, content: CartContent, now: number, ttlMs: number): CartState {
+  const base: CartState = { id, line_items: [], currency, next_line: 1, created_at: now, expires_at: now + ttlMs };
+  return replaceContent(base, content, now, ttlMs);
+}
+
+/**
+ * Full replacement (UCP update semantics). A line keeps its id when the request names it,
+ * or else when it asks for the same item as an existing line; other lines get fresh ids.
+ * Activity extends the expiry.
+ */
+export function replaceContent(cart: CartState, content: CartContent, now: number, ttlMs: number): CartState {
+  const ids = assignLineIds(cart, content.lines);
+  const line_items = content.lines.map((line, i): LineItem => {
+    const amount = line.item.price * line.quantity;
+    return { id: ids.ids[i] as string, item: { ...line.item }, quantity: line.quantity, totals: lineTotals(amount) };
+  });
+  return {
+    id: cart.id,
+    line_items,
+    currency: cart.currency,
+    ...(content.context ? { context: content.context } : {}),
+    ...(content.buyer ? { buyer: content.buyer } : {}),
+    next_line: ids.next,
+    created_at: cart.created_at,
+    expires_at: now + ttlMs,
+  };
+}
+
+function assignLineIds(cart: CartState, lines: readonly PricedLine[]): { ids: string[]; next: number } {
+  const unclaimed = new Map(cart.line_items.map((l) => [l.id, l.item.id]));
+  const ids: Array<string | undefined> = lines.map((line) => {
+    if (line.requestedId === undefined || !unclaimed.has(line.requestedId)) return undefined;
+    unclaimed.delete(line.requestedId);
+    return line.requestedId;
+  });
+  lines.forEach((line, i) => {
+    if (ids[i] !== undefined || line.requestedId !== undefined) return;
+    const match = [...unclaimed].find(([, itemId]) => itemId === line.item.id)?.[0];
+    if (match === undefined) return;
+    unclaimed.delete(match);
+    ids[i] = match;
+  });
+  let next = cart.next_line;
+  return { ids: ids.map((id) => id ?? `li_${next++}`), next };
+}
+
+function lineTotals(amount: number): Total[] {
+  return [
+    { type: "subtotal", amount },
+    { type: "total", amount },
+  ];
+}
+
+/** Cart totals: exactly one subtotal and one total (estimates: no shipping or tax yet). */
+export function cartTotals(cart: CartState): Total[] {
+  const subtotal = cart.line_items.reduce((sum, line) => sum + line.item.price * line.quantity, 0);
+  return lineTotals(subtotal);
+}
+
+export function isExpired(cart: CartState, now: number): boolean {
+  return now >= cart.expires_at;
+}

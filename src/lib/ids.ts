@@ -1,0 +1,73 @@
+/**
+ * Resource ids: `<prefix>_` + base64url(16 id bytes + 8-byte HMAC tag). The 128 id bits
+ * are random (or, for a create with an idempotency key, derived from it so a retry lands
+ * on the same object). The tag lets the Worker reject ids it never issued without touching
+ * a Durable Object, so junk ids create nothing.
+ */
+const ID_BYTES = 16;
+const TAG_BYTES = 8;
+const ENCODED_LENGTH = Math.ceil(((ID_BYTES + TAG_BYTES) * 4) / 3);
+
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+    ]);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+async function tag(secret: string, prefix: string, body: Uint8Array): Promise<Uint8Array> {
+  const data = new Uint8Array([...new TextEncoder().encode(`${prefix}:`), ...body]);
+  const mac = await crypto.subtle.sign("HMAC", await hmacKey(secret), data);
+  return new Uint8Array(mac).slice(0, TAG_BYTES);
+}
+
+/** A fresh random id. */
+export function newId(prefix: string, secret: string): Promise<string> {
+  return encode(prefix, secret, crypto.getRandomValues(new Uint8Array(ID_BYTES)));
+}
+
+/** The id a given seed always maps to (e.g. platform profile + idempotency key). */
+export async function derivedId(prefix: string, secret: string, seed: string): Promise<string> {
+  const mac = await crypto.subtle.sign("HMAC", await hmacKey(secret), new TextEncoder().encode(`derive:${prefix}:${seed}`));
+  return encode(prefix, secret, new Uint8Array(mac).slice(0, ID_BYTES));
+}
+
+/** True when `id` has the prefix, the shape, and a tag this secret made. */
+export async function isIssuedId(prefix: string, secret: string, id: string): Promise<boolean> {
+  const head = `${prefix}_`;
+  if (!id.startsWith(head) || id.length !== head.length + ENCODED_LENGTH) return false;
+  const bytes = fromBase64Url(id.slice(head.length));
+  if (!bytes || bytes.length !== ID_BYTES + TAG_BYTES) return false;
+  const expected = await tag(secret, prefix, bytes.slice(0, ID_BYTES));
+  let diff = 0;
+  for (let i = 0; i < TAG_BYTES; i++) diff |= (expected[i] ?? 0) ^ (bytes[ID_BYTES + i] ?? 0);
+  return diff === 0;
+}
+
+async function encode(prefix: string, secret: string, body: Uint8Array): Promise<string> {
+  const all = new Uint8Array([...body, ...(await tag(secret, prefix, body))]);
+  return `${prefix}_${toBase64Url(all)}`;
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+function fromBase64Url(text: string): Uint8Array | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
+  try {
+    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+}

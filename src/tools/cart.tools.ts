@@ -1,0 +1,165 @@
+/** The cart tools: create_cart, get_cart, update_cart, cancel_cart (dev.ucp.shopping.cart). */
+import { z } from "zod";
+import { type CartRequest, CartRequestSchema, CartSchema } from "../../schemas/ucp/cart";
+import type { Message } from "../../schemas/ucp/common";
+import type { CartCommand, CartReply } from "../../durable-objects/cart-object";
+import { cartContinueUrl, cartNotFound } from "../cart/cart-view";
+import { priceLines } from "../cart/pricing";
+import { catalogSnapshot } from "../catalog/kv-catalog";
+import { stockLevels } from "../catalog/stock";
+import { canonicalJson, sha256Hex } from "../lib/canonical-json";
+import { derivedId, isIssuedId, newId } from "../lib/ids";
+import { err, ok, type Result } from "../lib/result";
+import { CAPABILITY } from "../ucp/capabilities";
+import { invalidParams, type ProtocolError, unavailable } from "../ucp/errors";
+import { defineTool, type ToolContext, type UcpPayload } from "./types";
+
+const CartIdSchema = z.string().min(1).max(200).describe("The cart id returned by create_cart.");
+
+const idempotencyConflict: ProtocolError = {
+  rpcCode: -32000,
+  httpStatus: 409,
+  message: "Idempotency key reused with different payload",
+};
+
+export const createCart = defineTool({
+  name: "create_cart",
+  description:
+    "Create a cart from line items (variant ids, or product ids for their default variant, with quantities). Titles and prices come from the catalog; unknown or unavailable items and quantities above stock are reported in messages. Send meta.idempotency-key to make retries safe.",
+  capability: CAPABILITY.cart,
+  idempotencyKeyRequired: false,
+  input: z.object({ cart: CartRequestSchema }),
+  output: CartSchema,
+  async run({ cart }, ctx) {
+    const priced = await priceCart(cart, ctx);
+    if (cart.line_items.length > 0 && priced.content.lines.length === 0) {
+      // Nothing in the request can be bought: no cart is created (cart.md §Create).
+      return ok({
+        ucp: ctx.envelope("error"),
+        messages: priced.messages.map((m) => (m.type === "error" ? { ...m, severity: "unrecoverable" as const } : m)),
+        continue_url: `${ctx.config.origin}/`,
+      });
+    }
+    const key = ctx.meta.idempotencyKey;
+    const { idSecret } = ctx.config;
+    const cartId = key ? await derivedId("cart", idSecret, `${ctx.meta.profile}\n${key}`) : await newId("cart", idSecret);
+    const command = await cartCommand(ctx, cartId, priced, key && (await ledgerEntry("create_cart", key, cartId, cart)));
+    return reply(ctx, () => ctx.env.CART.getByName(cartId).create(command));
+  },
+});
+
+export const getCart = defineTool({
+  name: "get_cart",
+  description: "Get a cart by id. A cart that never existed, expired or was canceled is a not_found result.",
+  capability: CAPABILITY.cart,
+  idempotencyKeyRequired: false,
+  input: z.object({ id: CartIdSchema }),
+  output: CartSchema,
+  async run({ id }, ctx) {
+    if (!(await isIssuedId("cart", ctx.config.idSecret, id))) return ok(notFound(ctx));
+    const view = { envelope: ctx.envelope(), continueUrl: cartContinueUrl(ctx.config.origin, id) };
+    return reply(ctx, () => ctx.env.CART.getByName(id).read(view));
+  },
+});
+
+export const updateCart = defineTool({
+  name: "update_cart",
+  description:
+    "Replace a cart's contents: send the whole cart (all line items; a line's id keeps that line). Prices are re-read from the catalog. Send meta.idempotency-key to make retries safe.",
+  capability: CAPABILITY.cart,
+  idempotencyKeyRequired: false,
+  input: z.object({ id: CartIdSchema, cart: CartRequestSchema }),
+  output: CartSchema,
+  async run({ id, cart }, ctx) {
+    if (typeof cart.id === "string" && cart.id !== id) {
+      return err(invalidParams("cart.id must be omitted or equal the top-level id", { path: "$.cart.id" }));
+    }
+    if (!(await isIssuedId("cart", ctx.config.idSecret, id))) return ok(notFound(ctx));
+    const priced = await priceCart(cart, ctx);
+    const key = ctx.meta.idempotencyKey;
+    const command = await cartCommand(ctx, id, priced, key && (await ledgerEntry("update_cart", key, id, cart)));
+    return reply(ctx, () => ctx.env.CART.getByName(id).update(command));
+  },
+});
+
+export const cancelCart = defineTool({
+  name: "cancel_cart",
+  description:
+    "Cancel a cart: returns the cart as it was, after which the id is not_found. Requires meta.idempotency-key.",
+  capability: CAPABILITY.cart,
+  idempotencyKeyRequired: true,
+  input: z.object({ id: CartIdSchema }),
+  output: CartSchema,
+  async run({ id }, ctx) {
+    if (!(await isIssuedId("cart", ctx.config.idSecret, id))) return ok(notFound(ctx));
+    const key = ctx.meta.idempotencyKey ?? "";
+    const command = {
+      envelope: ctx.envelope(),
+      continueUrl: cartContinueUrl(ctx.config.origin, id),
+      idempotency: await ledgerEntry("cancel_cart", key, id, null),
+    };
+    return reply(ctx, () => ctx.env.CART.getByName(id).cancel(command));
+  },
+});
+
+async function priceCart(cart: CartRequest, ctx: ToolContext) {
+  const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
+  const stock = snapshot ? await stockLevels(ctx.env.CATALOG, snapshot) : {};
+  const { lines, messages } = await priceLines(ctx.env.CATALOG, snapshot, cart.line_items, stock);
+  const requested = cart.context?.currency?.toUpperCase();
+  if (requested && requested !== ctx.config.currency) {
+    messages.push({
+      type: "info",
+      code: "currency_unavailable",
+      path: "$.context.currency",
+      content: `Prices are in ${ctx.config.currency}; ${requested} is not offered.`,
+    });
+  }
+  const content = {
+    lines,
+    ...(cart.context ? { context: cart.context } : {}),
+    ...(cart.buyer ? { buyer: cart.buyer } : {}),
+  };
+  return { content, messages };
+}
+
+async function cartCommand(
+  ctx: ToolContext,
+  cartId: string,
+  priced: { content: CartCommand["content"]; messages: Message[] },
+  idempotency: CartCommand["idempotency"] | "" | undefined,
+): Promise<CartCommand> {
+  return {
+    cartId,
+    envelope: ctx.envelope(),
+    continueUrl: cartContinueUrl(ctx.config.origin, cartId),
+    currency: ctx.config.currency,
+    content: priced.content,
+    messages: priced.messages,
+    ttlMs: ctx.config.cartTtlMs,
+    idempotency: idempotency || undefined,
+  };
+}
+
+/** Ledger entry: scoped by operation; the fingerprint covers the target id and payload, not meta. */
+async function ledgerEntry(op: string, key: string, id: string, payload: unknown) {
+  return { key: `${op}:${key}`, hash: await sha256Hex(canonicalJson({ op, id, payload })) };
+}
+
+async function reply(ctx: ToolContext, call: () => Promise<CartReply>): Promise<Result<UcpPayload, ProtocolError>> {
+  let outcome: CartReply;
+  try {
+    outcome = await call();
+  } catch (e) {
+    // Storage or the object unavailable: fail closed and let the client retry with its key.
+    console.error("cart object call failed", e instanceof Error ? e.message : e);
+    return err(unavailable());
+  }
+  if (outcome.kind === "conflict") return err(idempotencyConflict);
+  if (outcome.kind === "not_found") return ok(notFound(ctx));
+  return ok(JSON.parse(outcome.body) as UcpPayload);
+}
+
+function notFound(ctx: ToolContext): UcpPayload {
+  return cartNotFound(ctx.envelope(), ctx.config.origin) as UcpPayload;
+}
