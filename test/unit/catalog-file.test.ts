@@ -18,7 +18,9 @@ describe("validateCatalog (the loader's gate)", () => {
     const doc = clone();
     doc.products[3] = { ...doc.products[3], title: 42 };
     doc.products[7] = { ...doc.products[7], variants: [] };
-    (doc.products[9] as { variants: Array<{ price: { amount: number } }> }).variants[0].price.amount = 10.5;
+    const ninth = (doc.products[9] as { variants: Array<{ price: { amount: number } }> }).variants[0];
+    if (!ninth) throw new Error("demo catalog changed");
+    ninth.price.amount = 10.5;
     doc.products[12] = { ...doc.products[12], id: doc.products[0]?.id };
     const { catalog, problems } = validateCatalog(doc, "USD");
     expect(catalog).toBeUndefined();
