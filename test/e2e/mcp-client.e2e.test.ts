@@ -1,6 +1,6 @@
 /**
  * The official MCP TypeScript SDK client against the real local server (`npm start`):
- * initialize handshake, tools/list, and tools/call of every catalog tool. The SDK checks
+ * initialize handshake, tools/list, tools/call of every catalog tool, and a cart's life. The SDK checks
  * each structuredContent against the tool's published outputSchema (cached by listTools),
  * so a response that does not match its own schema fails here.
  */
@@ -12,7 +12,8 @@ import { type LocalServer, startServer } from "./server";
 
 const PROFILE = "https://platform.example/profiles/v2026-01/shopping-agent.json";
 const META = { "ucp-agent": { profile: PROFILE } };
-const TOOL_NAMES = ["get_product", "lookup_catalog", "search_catalog"];
+const CATALOG_TOOLS = ["get_product", "lookup_catalog", "search_catalog"];
+const CART_TOOLS = ["cancel_cart", "create_cart", "get_cart", "update_cart"];
 
 // biome-ignore lint/suspicious/noExplicitAny: -- payloads are inspected structurally
 type Json = any;
@@ -69,11 +70,11 @@ describe("MCP SDK client against npm start", () => {
     await expect(c.ping()).resolves.toBeDefined();
   });
 
-  it("lists exactly the catalog tools, with described schemas", async () => {
+  it("lists exactly the catalog and cart tools, with described schemas", async () => {
     const c = await connected();
     const { tools } = await c.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
-    for (const tool of tools) {
+    expect(tools.map((t) => t.name).sort()).toEqual([...CART_TOOLS, ...CATALOG_TOOLS].sort());
+    for (const tool of tools.filter((t) => CATALOG_TOOLS.includes(t.name))) {
       expect(tool.description, tool.name).toMatch(/\S/);
       const input = tool.inputSchema as Json;
       expect(input.type, tool.name).toBe("object");
@@ -170,7 +171,7 @@ describe("Streamable HTTP over raw fetch", () => {
       .join("\n");
     const message = JSON.parse(data);
     expect(message).toMatchObject({ jsonrpc: "2.0", id: "sse-1" });
-    expect(message.result.tools.map((t: Json) => t.name).sort()).toEqual(TOOL_NAMES);
+    expect(message.result.tools.map((t: Json) => t.name).sort()).toEqual([...CART_TOOLS, ...CATALOG_TOOLS].sort());
   });
 
   it("rejects GET on the MCP endpoint with 405", async () => {
@@ -192,5 +193,62 @@ describe("discovery as served", () => {
     const profile = (await res.json()) as { ucp: { version: string; services: Record<string, unknown> } };
     expect(profile.ucp.version).toBe("2026-04-08");
     expect(profile.ucp.services["dev.ucp.shopping"]).toBeDefined();
+  });
+});
+
+describe("a cart's life through the MCP SDK client", () => {
+  async function cartCall(name: string, args: Record<string, unknown>, key?: string): Promise<Json> {
+    const c = await connected();
+    const meta = key ? { ...META, "idempotency-key": key } : META;
+    const result = await c.callTool({ name, arguments: { meta, ...args } });
+    expect(result.isError ?? false).toBe(false);
+    return result.structuredContent;
+  }
+  const sum = (cart: Json) => cart.line_items.reduce((s: number, l: Json) => s + l.item.price * l.quantity, 0);
+
+  it("creates, updates, reads and cancels a cart, with totals that add up", async () => {
+    const key = crypto.randomUUID();
+    const created = await cartCall(
+      "create_cart",
+      { cart: { line_items: [{ item: { id: "item_123" }, quantity: 2 }] } },
+      key,
+    );
+    expect(created.id).toMatch(/^cart_/);
+    expect(created.totals).toEqual([
+      { type: "subtotal", amount: 5000 },
+      { type: "total", amount: 5000 },
+    ]);
+    const retried = await cartCall(
+      "create_cart",
+      { cart: { line_items: [{ item: { id: "item_123" }, quantity: 2 }] } },
+      key,
+    );
+    expect(retried).toEqual(created);
+
+    const updated = await cartCall("update_cart", {
+      id: created.id,
+      cart: {
+        line_items: [
+          { id: "li_1", item: { id: "item_123" }, quantity: 3 },
+          { item: { id: "var_abc123_blue_12" }, quantity: 1 },
+        ],
+      },
+    });
+    expect(updated.line_items.map((l: Json) => l.id)).toEqual(["li_1", "li_2"]);
+    expect(sum(updated)).toBe(3 * 2500 + 15000);
+    expect(updated.totals).toEqual([
+      { type: "subtotal", amount: sum(updated) },
+      { type: "total", amount: sum(updated) },
+    ]);
+
+    const read = await cartCall("get_cart", { id: created.id });
+    expect(read.line_items).toEqual(updated.line_items);
+    expect(read.continue_url).toBe(`http://localhost:8787/cart/${created.id}`);
+
+    const canceled = await cartCall("cancel_cart", { id: created.id }, crypto.randomUUID());
+    expect(canceled.line_items).toEqual(updated.line_items);
+    const gone = await cartCall("get_cart", { id: created.id });
+    expect(gone.ucp.status).toBe("error");
+    expect(gone.messages[0].code).toBe("not_found");
   });
 });
