@@ -6,6 +6,7 @@
  * matters when client and workerd share 2 cores.
  */
 import http from "node:http";
+import { type CpuShare, cpuMeter } from "./cpu";
 
 export interface Scenario {
   readonly name: string;
@@ -30,6 +31,7 @@ export interface LoadOptions {
 
 export interface LoadResult {
   readonly name: string;
+  readonly concurrency: number;
   readonly requests: number;
   readonly errors: number;
   readonly firstError?: string;
@@ -39,6 +41,8 @@ export interface LoadResult {
   readonly p90: number;
   readonly p99: number;
   readonly max: number;
+  /** Cores used during the measured phase, by party. */
+  readonly cpu: CpuShare;
 }
 
 interface Tally {
@@ -55,15 +59,23 @@ export async function runScenario(scenario: Scenario, options: LoadOptions): Pro
     // Warm-up: JIT, isolate caches (index hydration, profile, product docs), sockets.
     await closedLoop(scenario, url, agent, options, options.warmupSeconds);
     const started = performance.now();
+    const stopMeter = cpuMeter();
     const tally = await closedLoop(scenario, url, agent, options, options.seconds);
+    const cpu = stopMeter();
     const seconds = (performance.now() - started) / 1000;
-    return summarize(scenario.name, tally, seconds);
+    return { ...summarize(scenario.name, tally, seconds), concurrency: options.concurrency, cpu };
   } finally {
     agent.destroy();
   }
 }
 
-async function closedLoop(scenario: Scenario, url: URL, agent: http.Agent, options: LoadOptions, seconds: number): Promise<Tally> {
+async function closedLoop(
+  scenario: Scenario,
+  url: URL,
+  agent: http.Agent,
+  options: LoadOptions,
+  seconds: number,
+): Promise<Tally> {
   const tally: Tally = { latencies: [], errors: 0 };
   const deadline = performance.now() + seconds * 1000;
   let issued = 0;
@@ -91,7 +103,7 @@ async function closedLoop(scenario: Scenario, url: URL, agent: http.Agent, optio
   return tally;
 }
 
-function summarize(name: string, tally: Tally, seconds: number): LoadResult {
+function summarize(name: string, tally: Tally, seconds: number): Omit<LoadResult, "cpu" | "concurrency"> {
   const sorted = Float64Array.from(tally.latencies).sort();
   const requests = sorted.length + tally.errors;
   return {
@@ -115,7 +127,12 @@ export function percentile(sorted: Float64Array, q: number): number {
   return sorted[rank] as number;
 }
 
-export function post(agent: http.Agent, url: URL, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
+export function post(
+  agent: http.Agent,
+  url: URL,
+  body: string,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       {
@@ -135,7 +152,9 @@ export function post(agent: http.Agent, url: URL, body: string, timeoutMs: numbe
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
         response.on("error", reject);
       },
     );

@@ -8,9 +8,11 @@ import path from "node:path";
 import type { LoadResult } from "./load";
 
 export interface ScenarioRow extends LoadResult {
-  /** p50 minus its baseline's p50: the client-observed cost attributable to the Worker. */
+  /** p50 minus its baseline's p50 at the same concurrency: client-observed cost attributable to the Worker. */
   readonly serverMs?: number;
   readonly baseline?: string;
+  /** workerd CPU per request (cores × 1000 / req/s): server cost without client or queueing. */
+  readonly workerdCpuMs: number;
 }
 
 export interface Target {
@@ -19,13 +21,16 @@ export interface Target {
   readonly limit: number;
   readonly unit: string;
   readonly pass: boolean;
+  /** Shown for context; the exit code and the issue's verdict do not depend on it. */
+  readonly informational?: boolean;
 }
 
 export interface BenchReport {
   readonly date: string;
   readonly command: string;
   readonly machine: { cpus: number; model: string; node: string; platform: string };
-  readonly options: { seconds: number; warmupSeconds: number; concurrency: number };
+  /** `concurrency` lists every pass: the configured level, then 1 (no queueing) unless it is 1. */
+  readonly options: { seconds: number; warmupSeconds: number; concurrency: readonly number[] };
   readonly bundle: { rawBytes: number; gzipBytes: number };
   readonly catalog: Record<string, number | string>;
   readonly scenarios: readonly ScenarioRow[];
@@ -34,24 +39,43 @@ export interface BenchReport {
 
 export function machine(): BenchReport["machine"] {
   const cpus = os.cpus();
-  return { cpus: cpus.length, model: cpus[0]?.model ?? "unknown", node: process.version, platform: `${os.platform()} ${os.arch()}` };
+  return {
+    cpus: cpus.length,
+    model: cpus[0]?.model ?? "unknown",
+    node: process.version,
+    platform: `${os.platform()} ${os.arch()}`,
+  };
 }
 
-/** Each scenario's server time against the baseline it names (baselines themselves get none). */
-export function withServerTime(results: readonly LoadResult[], baselineOf: (name: string) => string | undefined): ScenarioRow[] {
-  const byName = new Map(results.map((r) => [r.name, r]));
+/** Each scenario's server time against the baseline it names, at the same concurrency. */
+export function withServerTime(
+  results: readonly LoadResult[],
+  baselineOf: (name: string) => string | undefined,
+): ScenarioRow[] {
+  const key = (name: string, concurrency: number) => `${name}@${concurrency}`;
+  const byKey = new Map(results.map((r) => [key(r.name, r.concurrency), r]));
   return results.map((r) => {
+    const workerdCpuMs = (r.cpu.workerd * 1000) / r.rps;
     const baseline = baselineOf(r.name);
-    const base = baseline ? byName.get(baseline) : undefined;
-    return base ? { ...r, baseline, serverMs: r.p50 - base.p50 } : r;
+    const base = baseline ? byKey.get(key(baseline, r.concurrency)) : undefined;
+    return base ? { ...r, workerdCpuMs, baseline, serverMs: r.p50 - base.p50 } : { ...r, workerdCpuMs };
   });
 }
 
-export function target(label: string, value: number, limit: number, unit: string): Target {
-  return { label, value, limit, unit, pass: Number.isFinite(value) && value < limit };
+export function target(label: string, value: number, limit: number, unit: string, informational = false): Target {
+  return {
+    label,
+    value,
+    limit,
+    unit,
+    pass: Number.isFinite(value) && value < limit,
+    ...(informational ? { informational } : {}),
+  };
 }
 
 const ms = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(2));
+const cores = ({ cpu }: LoadResult) =>
+  [cpu.client, cpu.workerd, cpu.others].map((n) => (Number.isFinite(n) ? n.toFixed(2) : "?")).join(" / ");
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 export function markdown(report: BenchReport): string {
@@ -60,23 +84,37 @@ export function markdown(report: BenchReport): string {
     `# ucp-worker benchmark (${report.date})`,
     "",
     `Machine: ${m.cpus} cores (${m.model}), Node ${m.node}, ${m.platform}. Command: \`${report.command}\`.`,
-    `Load: closed loop, concurrency ${o.concurrency}, ${o.seconds} s per scenario after ${o.warmupSeconds} s warm-up, loopback HTTP keep-alive.`,
+    `Load: closed loop at concurrency C = ${o.concurrency.join(" and ")}, ${o.seconds} s per scenario after ${o.warmupSeconds} s warm-up, loopback HTTP keep-alive.`,
     `Bundle (wrangler deploy --dry-run): ${kib(report.bundle.rawBytes)} raw, ${kib(report.bundle.gzipBytes)} gzip.`,
     `Catalog: ${Object.entries(report.catalog)
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}.`,
     "",
-    "| scenario | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | server time ≈ p50 − baseline p50 (ms) |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| scenario | C | requests | req/s | p50 ms | p90 ms | p99 ms | errors | server time ≈ p50 − baseline p50 (ms) | workerd CPU ms/req | cores: client / workerd / others |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...report.scenarios.map(
       (r) =>
-        `| ${r.name} | ${r.requests} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.errors} | ${r.serverMs === undefined ? "(baseline)" : ms(r.serverMs)} |`,
+        `| ${r.name} | ${r.concurrency} | ${r.requests} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.errors} | ${r.serverMs === undefined ? "(baseline)" : ms(r.serverMs)} | ${ms(r.workerdCpuMs)} | ${cores(r)} |`,
     ),
     "",
-    ...report.targets.map((t) => `- ${t.pass ? "PASS" : "FAIL"}: ${t.label} = ${t.value.toFixed(2)} ${t.unit} (target < ${t.limit} ${t.unit})`),
+    ...contention(report.scenarios),
+    ...report.targets.map(
+      (t) =>
+        `- ${t.pass ? "PASS" : "FAIL"}: ${t.label} = ${t.value.toFixed(2)} ${t.unit} (target < ${t.limit} ${t.unit})`,
+    ),
     "",
   ];
   return lines.join("\n");
+}
+
+/** Other processes busy during a measurement inflate its latencies: say so next to the table. */
+function contention(rows: readonly ScenarioRow[]): string[] {
+  const worst = Math.max(...rows.map((r) => r.cpu.others).filter(Number.isFinite));
+  if (!(worst > 0.25)) return [];
+  return [
+    `WARNING: other processes used up to ${worst.toFixed(2)} cores during measurement; latencies are inflated. Re-run on an idle machine.`,
+    "",
+  ];
 }
 
 export function writeReport(root: string, report: BenchReport): string {

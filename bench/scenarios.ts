@@ -3,10 +3,12 @@
  * request body, and a cheap response check. Adding carts/checkouts later = one more
  * factory here returning a Scenario (with `baseline` naming what to subtract).
  */
+import { MCP_PATH } from "../src/config";
 import type { Scenario } from "./load";
 import { BASELINE_PATH, PROFILE_URL } from "./server";
 
-export const MCP_PATH = "/ucp/mcp";
+export { MCP_PATH };
+
 const META = { "ucp-agent": { profile: PROFILE_URL } };
 
 export interface BenchProduct {
@@ -17,7 +19,12 @@ export interface BenchProduct {
 
 /** One MCP tools/call request body. */
 export function toolCall(id: number, name: string, catalog: Record<string, unknown>): string {
-  return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { meta: META, catalog } } });
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: { meta: META, catalog } },
+  });
 }
 
 export function searchBody(id: number, query: string): string {

@@ -4,9 +4,9 @@
  * exactly the transport and runtime overhead the real Worker also pays.
  */
 import path from "node:path";
-import { Miniflare, Response as MfResponse } from "miniflare";
+import { type Request as MfRequest, Response as MfResponse, Miniflare } from "miniflare";
 import { kvEntries, validateCatalog } from "../scripts/lib/catalog-file";
-import { KV_KEYS } from "../src/catalog/kv-catalog";
+import { KV_KEYS } from "../src/catalog/kv-layout";
 import { generateCatalog } from "./generate-catalog";
 
 export const PROFILE_URL = "https://agent.bench/profile.json";
@@ -54,6 +54,8 @@ export async function startServers(scriptPath: string, port: number): Promise<Se
   const mf = new Miniflare({
     host: "127.0.0.1",
     port,
+    // Miniflare's per-request log line is dev tooling, not part of the Worker being measured.
+    logRequests: false,
     workers: [
       {
         // First worker = fallback for every URL no route claims (i.e. /ucp/mcp).
@@ -71,7 +73,7 @@ export async function startServers(scriptPath: string, port: number): Promise<Se
           MERCHANT_CURRENCY: "USD",
           PROFILE_FALLBACK: "strict",
         },
-        outboundService: (request) => answerOutbound(request.url, outbound),
+        outboundService: (request: MfRequest) => answerOutbound(request.url, outbound),
       },
       {
         name: "baseline",

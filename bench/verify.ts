@@ -19,14 +19,19 @@ interface RpcReply {
   error?: unknown;
 }
 
-export async function verify(origin: string, queries: readonly string[], productIds: readonly string[]): Promise<Verified> {
+export async function verify(
+  origin: string,
+  queries: readonly string[],
+  productIds: readonly string[],
+): Promise<Verified> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
     const call = async (path: string, body: string): Promise<RpcReply> => {
       const { status, text } = await post(agent, new URL(`${origin}${path}`), body, 30_000);
       if (status !== 200) throw new Error(`HTTP ${status} from ${path}: ${text.slice(0, 500)}\n  request: ${body}`);
       const reply = JSON.parse(text) as RpcReply;
-      if (reply.error || !reply.result) throw new Error(`JSON-RPC error from ${path}: ${text.slice(0, 500)}\n  request: ${body}`);
+      if (reply.error || !reply.result)
+        throw new Error(`JSON-RPC error from ${path}: ${text.slice(0, 500)}\n  request: ${body}`);
       return reply;
     };
     await call(BASELINE_PATH, searchBody(1, "warm-up"));
@@ -54,7 +59,11 @@ export async function verify(origin: string, queries: readonly string[], product
     counts.sort((a, b) => a - b);
     return {
       coldSearchMs,
-      totalCounts: { min: counts[0] ?? 0, median: counts[counts.length >> 1] ?? 0, max: counts[counts.length - 1] ?? 0 },
+      totalCounts: {
+        min: counts[0] ?? 0,
+        median: counts[counts.length >> 1] ?? 0,
+        max: counts[counts.length - 1] ?? 0,
+      },
     };
   } finally {
     agent.destroy();

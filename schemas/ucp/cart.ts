@@ -1,5 +1,5 @@
 /** Cart schemas (shopping/cart.json, types/line_item.json, item.json, total(s).json), 2026-04-08. */
-import { z } from "zod";
+import * as z from "zod";
 import {
   AmountSchema,
   AttributionSchema,
@@ -28,10 +28,7 @@ export const LineItemRequestSchema = z
     item: z
       .looseObject({ id: z.string().min(1).max(256).describe("Variant id (or product id for its default variant).") })
       .describe("What to buy; title and price come from the catalog."),
-    quantity: z
-      .number()
-      .int()
-      .describe(`Units, 1 to ${CART_LIMITS.maxLineQuantity}; limited to what is in stock.`),
+    quantity: z.number().int().describe(`Units, 1 to ${CART_LIMITS.maxLineQuantity}; limited to what is in stock.`),
   })
   .describe("A requested line.");
 export type LineItemRequest = z.infer<typeof LineItemRequestSchema>;

@@ -1,5 +1,5 @@
 /** Catalog request and response schemas (catalog_search.json, catalog_lookup.json). */
-import { z } from "zod";
+import * as z from "zod";
 import {
   AmountSchema,
   AttributionSchema,

@@ -2,7 +2,7 @@
  * Zod schemas of UCP types shared by every capability (2026-04-08). One source for input
  * validation, TypeScript types and the JSON Schema published in tools/list.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 export const CurrencySchema = z
   .string()

@@ -1,5 +1,5 @@
 /** The `meta` argument every UCP tool call carries (mcp.openrpc.json components.schemas.meta). */
-import { z } from "zod";
+import * as z from "zod";
 
 export const UcpAgentSchema = z
   .looseObject({

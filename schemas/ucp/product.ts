@@ -1,5 +1,5 @@
 /** Catalog entity schemas (types/product.json, variant.json and friends), 2026-04-08. */
-import { z } from "zod";
+import * as z from "zod";
 import { DescriptionSchema, PriceRangeSchema, PriceSchema } from "./common";
 
 export const CategorySchema = z

@@ -3,7 +3,7 @@
  * turns it into what the Worker reads from KV. Every bad product is named; nothing is
  * written unless the whole file is valid.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { PriceRangeSchema } from "../../schemas/ucp/common";
 import { type Product, ProductSchema, VariantSchema } from "../../schemas/ucp/product";
 import { type CatalogManifest, KV_KEYS } from "../../src/catalog/kv-layout";

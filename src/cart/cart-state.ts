@@ -2,8 +2,9 @@
  * The cart as stored in its Durable Object, and the pure transitions on it. Takes `now`
  * as an argument; storage and the clock stay in the object.
  */
+
+import type * as z from "zod";
 import type { Buyer, LineItem, Total } from "../../schemas/ucp/cart";
-import type { z } from "zod";
 import type { ContextSchema } from "../../schemas/ucp/common";
 import type { PricedLine } from "./pricing";
 

@@ -27,7 +27,12 @@ export function cartNotFound(envelope: UcpEnvelope, origin: string) {
   return {
     ucp: { ...envelope, status: "error" as const },
     messages: [
-      { type: "error" as const, code: "not_found", content: "Cart not found or has expired", severity: "unrecoverable" as const },
+      {
+        type: "error" as const,
+        code: "not_found",
+        content: "Cart not found or has expired",
+        severity: "unrecoverable" as const,
+      },
     ],
     continue_url: `${origin}/`,
   };

@@ -96,7 +96,8 @@ function stockLimit(variant: Variant, stock: Readonly<Record<string, number>>, r
 
 function itemOf(product: Product, variant: Variant): PricedLine["item"] {
   const image = variant.media?.[0]?.url ?? product.media?.[0]?.url;
-  const title = variant.title && variant.title !== product.title ? `${product.title} - ${variant.title}` : product.title;
+  const title =
+    variant.title && variant.title !== product.title ? `${product.title} - ${variant.title}` : product.title;
   return { id: variant.id, title, price: variant.price.amount, ...(image ? { image_url: image } : {}) };
 }
 

@@ -70,40 +70,121 @@ export interface SearchHit {
   readonly variant: number;
 }
 
+export interface SearchResult {
+  /** The best `want` hits, best first (ties in catalog order). */
+  readonly hits: SearchHit[];
+  /** How many products match in all. */
+  readonly total: number;
+}
+
+const isEmpty = (f: VariantFilter) =>
+  (f.categories === undefined || f.categories.length === 0) &&
+  f.minPrice === undefined &&
+  f.maxPrice === undefined &&
+  f.available === undefined;
+
+/** Per-isolate scratch space for scores: searches are synchronous, so one buffer serves all. */
+const scratch = new WeakMap<HydratedIndex, Float64Array>();
+
 /**
  * Ranked matches. A product matches when any query token does; its score sums, per token,
- * the weight of the best tier the token appears in. `query === undefined` browses.
+ * the weight of the best tier the token appears in. `query === undefined` browses in
+ * catalog order. Only the first `want` hits are ordered; the total is exact.
  */
-export function searchIndex(index: HydratedIndex, query: string | undefined, filter: VariantFilter): SearchHit[] {
-  if (query === undefined) return browse(index, filter);
+export function searchIndex(
+  index: HydratedIndex,
+  query: string | undefined,
+  filter: VariantFilter,
+  want: number,
+): SearchResult {
+  const pick = isEmpty(filter)
+    ? (doc: IndexDoc) => (doc.v.length > 0 ? 0 : -1)
+    : (doc: IndexDoc) => (docPassesCategories(doc, filter) ? featuredVariant(doc, filter) : -1);
+  if (query === undefined) return browse(index, pick, want);
   const tokens = [...new Set(tokenize(query))];
-  if (tokens.length === 0) return [];
-  const scores = new Map<number, number>();
+  if (tokens.length === 0) return { hits: [], total: 0 };
+
+  const scores = scratch.get(index) ?? new Float64Array(index.docs.length);
+  scratch.set(index, scores);
+  const touched: number[] = [];
   for (const token of tokens) {
     const postings = index.terms.get(token);
     if (!postings) continue;
     for (const posting of postings) {
       const doc = posting >> 2;
-      scores.set(doc, (scores.get(doc) ?? 0) + (TIER_WEIGHT[posting & (3 as 0 | 1 | 2)] ?? 0));
+      if (scores[doc] === 0) touched.push(doc);
+      scores[doc] = (scores[doc] ?? 0) + (TIER_WEIGHT[(posting & 3) as 0 | 1 | 2] ?? 0);
     }
   }
-  const hits: Array<SearchHit & { score: number }> = [];
-  for (const [docIndex, score] of scores) {
+  const top = new TopK(want);
+  let total = 0;
+  for (const docIndex of touched) {
+    const score = scores[docIndex] ?? 0;
+    scores[docIndex] = 0;
     const doc = index.docs[docIndex];
-    if (!doc || !docPassesCategories(doc, filter)) continue;
-    const variant = featuredVariant(doc, filter);
-    if (variant >= 0) hits.push({ doc: docIndex, variant, score });
+    const variant = doc ? pick(doc) : -1;
+    if (variant < 0) continue;
+    total++;
+    top.offer({ doc: docIndex, variant, score });
   }
-  hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
-  return hits;
+  return { hits: top.sorted(), total };
 }
 
-function browse(index: HydratedIndex, filter: VariantFilter): SearchHit[] {
+function browse(index: HydratedIndex, pick: (doc: IndexDoc) => number, want: number): SearchResult {
   const hits: SearchHit[] = [];
+  let total = 0;
   index.docs.forEach((doc, docIndex) => {
-    if (!docPassesCategories(doc, filter)) return;
-    const variant = featuredVariant(doc, filter);
-    if (variant >= 0) hits.push({ doc: docIndex, variant });
+    const variant = pick(doc);
+    if (variant < 0) return;
+    total++;
+    if (hits.length < want) hits.push({ doc: docIndex, variant });
   });
-  return hits;
+  return { hits, total };
+}
+
+type Scored = SearchHit & { score: number };
+const better = (a: Scored, b: Scored) => a.score > b.score || (a.score === b.score && a.doc < b.doc);
+
+/** The k best hits seen so far, as a min-heap (worst on top) so each offer is O(log k). */
+class TopK {
+  readonly #heap: Scored[] = [];
+  constructor(readonly k: number) {}
+
+  offer(hit: Scored): void {
+    const heap = this.#heap;
+    if (heap.length < this.k) {
+      heap.push(hit);
+      this.#up(heap.length - 1);
+    } else if (heap[0] && better(hit, heap[0])) {
+      heap[0] = hit;
+      this.#down(0);
+    }
+  }
+
+  sorted(): SearchHit[] {
+    return [...this.#heap].sort((a, b) => (better(a, b) ? -1 : 1)).map(({ doc, variant }) => ({ doc, variant }));
+  }
+
+  #up(i: number): void {
+    const heap = this.#heap;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!better(heap[parent] as Scored, heap[i] as Scored)) break;
+      [heap[parent], heap[i]] = [heap[i] as Scored, heap[parent] as Scored];
+      i = parent;
+    }
+  }
+
+  #down(i: number): void {
+    const heap = this.#heap;
+    for (;;) {
+      let worst = i;
+      for (const child of [2 * i + 1, 2 * i + 2]) {
+        if (child < heap.length && better(heap[worst] as Scored, heap[child] as Scored)) worst = child;
+      }
+      if (worst === i) return;
+      [heap[worst], heap[i]] = [heap[i] as Scored, heap[worst] as Scored];
+      i = worst;
+    }
+  }
 }

@@ -55,7 +55,7 @@ export async function runSearch(
   origin: string,
 ): Promise<SearchPage> {
   if (!snapshot) return { products: [], pagination: { has_next_page: false, total_count: 0 }, messages: plan.messages };
-  const hits = searchIndex(snapshot.index, plan.query, plan.filter);
+  const { hits, total } = searchIndex(snapshot.index, plan.query, plan.filter, plan.offset + plan.limit);
   const page = hits.slice(plan.offset, plan.offset + plan.limit);
   const ids = page.map((hit) => snapshot.index.docs[hit.doc]?.id ?? "");
   const docs = await getProducts(kv, ids);
@@ -66,12 +66,12 @@ export async function runSearch(
     if (product && variant) products.push(withVariants(product, origin, [variant]));
   });
   const next = plan.offset + page.length;
-  const hasNext = next < hits.length;
+  const hasNext = next < total;
   return {
     products,
     pagination: hasNext
-      ? { has_next_page: true, cursor: encodeCursor(next, plan.fingerprint), total_count: hits.length }
-      : { has_next_page: false, total_count: hits.length },
+      ? { has_next_page: true, cursor: encodeCursor(next, plan.fingerprint), total_count: total }
+      : { has_next_page: false, total_count: total },
     messages: plan.messages,
   };
 }

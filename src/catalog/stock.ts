@@ -7,7 +7,10 @@ import { KV_KEYS } from "./kv-layout";
 
 let cached: { version: string; stock: Readonly<Record<string, number>> } | undefined;
 
-export async function stockLevels(kv: KVNamespace, snapshot: CatalogSnapshot): Promise<Readonly<Record<string, number>>> {
+export async function stockLevels(
+  kv: KVNamespace,
+  snapshot: CatalogSnapshot,
+): Promise<Readonly<Record<string, number>>> {
   const version = snapshot.manifest.version;
   if (cached?.version === version) return cached.stock;
   const stock = (await kv.get<Record<string, number>>(KV_KEYS.stock, "json")) ?? {};

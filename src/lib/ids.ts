@@ -34,7 +34,11 @@ export function newId(prefix: string, secret: string): Promise<string> {
 
 /** The id a given seed always maps to (e.g. platform profile + idempotency key). */
 export async function derivedId(prefix: string, secret: string, seed: string): Promise<string> {
-  const mac = await crypto.subtle.sign("HMAC", await hmacKey(secret), new TextEncoder().encode(`derive:${prefix}:${seed}`));
+  const mac = await crypto.subtle.sign(
+    "HMAC",
+    await hmacKey(secret),
+    new TextEncoder().encode(`derive:${prefix}:${seed}`),
+  );
   return encode(prefix, secret, new Uint8Array(mac).slice(0, ID_BYTES));
 }
 

@@ -2,7 +2,7 @@
  * Runs one tool call: profile URL form, arguments, negotiation, capability gate, then the
  * tool. Cheap checks come first so malformed calls never cost a profile fetch.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import type { MerchantConfig } from "../config";
 import { toJsonPath } from "../lib/json-path";
 import { err, ok, type Result } from "../lib/result";

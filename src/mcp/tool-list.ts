@@ -2,7 +2,7 @@
  * tools/list, generated from the zod schemas (descriptions included), built once per
  * isolate on first use. outputSchema admits the resource and the UCP error response.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { ErrorResponseSchema } from "../../schemas/ucp/common";
 import { metaSchema } from "../../schemas/ucp/meta";
 import { TOOLS } from "../tools";

@@ -1,8 +1,8 @@
 /** The cart tools: create_cart, get_cart, update_cart, cancel_cart (dev.ucp.shopping.cart). */
-import { z } from "zod";
+import * as z from "zod";
+import type { CartCommand, CartReply } from "../../durable-objects/cart-object";
 import { type CartRequest, CartRequestSchema, CartSchema } from "../../schemas/ucp/cart";
 import type { Message } from "../../schemas/ucp/common";
-import type { CartCommand, CartReply } from "../../durable-objects/cart-object";
 import { cartContinueUrl, cartNotFound } from "../cart/cart-view";
 import { priceLines } from "../cart/pricing";
 import { catalogSnapshot } from "../catalog/kv-catalog";
@@ -42,8 +42,15 @@ export const createCart = defineTool({
     }
     const key = ctx.meta.idempotencyKey;
     const { idSecret } = ctx.config;
-    const cartId = key ? await derivedId("cart", idSecret, `${ctx.meta.profile}\n${key}`) : await newId("cart", idSecret);
-    const command = await cartCommand(ctx, cartId, priced, key && (await ledgerEntry("create_cart", key, cartId, cart)));
+    const cartId = key
+      ? await derivedId("cart", idSecret, `${ctx.meta.profile}\n${key}`)
+      : await newId("cart", idSecret);
+    const command = await cartCommand(
+      ctx,
+      cartId,
+      priced,
+      key && (await ledgerEntry("create_cart", key, cartId, cart)),
+    );
     return reply(ctx, () => ctx.env.CART.getByName(cartId).create(command));
   },
 });

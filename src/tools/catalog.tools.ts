@@ -1,5 +1,5 @@
 /** The catalog tools: search_catalog, lookup_catalog, get_product (UCP catalog capabilities). */
-import { z } from "zod";
+import * as z from "zod";
 import {
   CATALOG_LIMITS,
   GetProductRequestSchema,

@@ -4,5 +4,8 @@ import { getProduct, lookupCatalog, searchCatalog } from "./catalog.tools";
 import type { ToolDefinition } from "./types";
 
 export const TOOLS: ReadonlyMap<string, ToolDefinition> = new Map(
-  [searchCatalog, lookupCatalog, getProduct, createCart, getCart, updateCart, cancelCart].map((tool) => [tool.name, tool]),
+  [searchCatalog, lookupCatalog, getProduct, createCart, getCart, updateCart, cancelCart].map((tool) => [
+    tool.name,
+    tool,
+  ]),
 );

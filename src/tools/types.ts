@@ -1,5 +1,5 @@
 /** What a tool is: its wire contract (zod in and out) and a run function over typed input. */
-import type { z } from "zod";
+import type * as z from "zod";
 import type { MerchantConfig } from "../config";
 import type { Result } from "../lib/result";
 import type { CapabilityName } from "../ucp/capabilities";
