@@ -21,6 +21,8 @@ export interface Target {
   readonly limit: number;
   readonly unit: string;
   readonly pass: boolean;
+  /** The value must be at least the limit (a ratio), instead of below it. */
+  readonly atLeast?: boolean;
   /** Shown for context; the exit code and the issue's verdict do not depend on it. */
   readonly informational?: boolean;
 }
@@ -100,7 +102,7 @@ export function markdown(report: BenchReport): string {
     ...contention(report.scenarios),
     ...report.targets.map(
       (t) =>
-        `- ${t.pass ? "PASS" : "FAIL"}: ${t.label} = ${t.value.toFixed(2)} ${t.unit} (target < ${t.limit} ${t.unit})`,
+        `- ${t.pass ? "PASS" : "FAIL"}: ${t.label} = ${t.value.toFixed(2)} ${t.unit} (target ${t.atLeast ? "≥" : "<"} ${t.limit} ${t.unit})`,
     ),
     "",
   ];

@@ -24,9 +24,9 @@ import {
   withServerTime,
   writeReport,
 } from "./report";
-import { buildQueries, catalogScenarios, pickProductIds } from "./scenarios";
+import { buildQueries, cartScenarios, catalogScenarios, pickProductIds } from "./scenarios";
 import { type Servers, seedCatalog, startServers } from "./server";
-import { verify } from "./verify";
+import { makeCarts, verify } from "./verify";
 
 const root = path.resolve(import.meta.dirname, "..");
 const PRODUCTS = 10_000;
@@ -35,6 +35,9 @@ const QUERIES = 50;
 const PRODUCT_IDS = 1_000;
 const GZIP_TARGET_KIB = 150;
 const SEARCH_SERVER_TARGET_MS = 5;
+const CARTS = 200;
+/** get_cart throughput must be at least this share of the bare Durable Object round trip's. */
+const GET_CART_SHARE_TARGET = 0.7;
 
 function numberEnv(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -120,7 +123,15 @@ async function bench(outdir: string, track: (servers: Servers) => void): Promise
   );
   step(`first search on a cold isolate: ${verified.coldSearchMs.toFixed(1)} ms (profile fetch + index load)`);
 
-  const scenarios = catalogScenarios({ origin: servers.origin, queries, productIds });
+  // Products whose default (first) variant can be bought, so every cart line is kept.
+  const buyable = seeded.products.filter((p) => p.variants?.[0]?.availability?.available !== false).map((p) => p.id);
+  const cartIds = await makeCarts(servers.origin, buyable, CARTS);
+  step(`created ${cartIds.length} carts for get_cart/update_cart`);
+
+  const scenarios = [
+    ...catalogScenarios({ origin: servers.origin, queries, productIds }),
+    ...cartScenarios({ origin: servers.origin, productIds: buyable, cartIds }),
+  ];
   const results = await measureAll(scenarios, options, idleWaitSeconds);
 
   const rows = withServerTime(results, (name) => scenarios.find((s) => s.name === name)?.baseline);
@@ -176,7 +187,17 @@ function targets(rows: readonly ScenarioRow[], concurrency: number, gzipBytes: n
       true,
     ),
     target("bundle gzip", gzipBytes / 1024, GZIP_TARGET_KIB, "KiB"),
+    atLeast(
+      `get_cart req/s ÷ bare Durable Object round trip req/s at C=${concurrency}`,
+      (row("get_cart", concurrency)?.rps ?? Number.NaN) / (row("do_roundtrip", concurrency)?.rps ?? Number.NaN),
+      GET_CART_SHARE_TARGET,
+    ),
   ];
+}
+
+/** A target met when the value is at least the limit (ratios). */
+function atLeast(label: string, value: number, limit: number): Target {
+  return { ...target(label, value, limit, "×"), pass: Number.isFinite(value) && value >= limit, atLeast: true };
 }
 
 /** Runs the benchmark; Miniflare and the temp dir go away on success, failure and Ctrl-C. */

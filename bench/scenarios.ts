@@ -5,7 +5,7 @@
  */
 import { MCP_PATH } from "../src/config";
 import type { Scenario } from "./load";
-import { BASELINE_PATH, PROFILE_URL } from "./server";
+import { BASELINE_PATH, DO_BASELINE_PATH, PROFILE_URL } from "./server";
 
 export { MCP_PATH };
 
@@ -25,6 +25,25 @@ export function toolCall(id: number, name: string, catalog: Record<string, unkno
     method: "tools/call",
     params: { name, arguments: { meta: META, catalog } },
   });
+}
+
+/** A tools/call whose arguments are given whole (cart tools take `id` and/or `cart`). */
+export function cartCall(id: number, name: string, args: Record<string, unknown>): string {
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: { meta: META, ...args } },
+  });
+}
+
+/** Two lines from the catalog, rotating through the product ids (each means its default variant). */
+export function cartLines(productIds: readonly string[], i: number, quantity = 1) {
+  const at = (k: number) => productIds[k % productIds.length] as string;
+  return [
+    { item: { id: at(i) }, quantity },
+    { item: { id: at(i + 1) }, quantity: 1 },
+  ];
 }
 
 export function searchBody(id: number, query: string): string {
@@ -120,8 +139,6 @@ export function catalogScenarios({ origin, queries, productIds }: ScenarioInputs
       nextBody: rotating(queries.map((q, i) => searchBody(i + 1, q))),
       check: checkRpcResult,
     },
-    // Later: "do_roundtrip" baseline (bare Durable Object stub.fetch) for cart/checkout
-    // scenarios, which would then set `baseline: "do_roundtrip"`.
     {
       name: "search_catalog",
       url: mcp,
@@ -134,6 +151,60 @@ export function catalogScenarios({ origin, queries, productIds }: ScenarioInputs
       url: mcp,
       baseline: "baseline",
       nextBody: rotating(productIds.map((id, i) => getProductBody(i + 1, id))),
+      check: checkUcpSuccess,
+    },
+  ];
+}
+
+export interface CartInputs {
+  readonly origin: string;
+  readonly productIds: readonly string[];
+  /** Carts made before timing, for get and update. */
+  readonly cartIds: readonly string[];
+}
+
+/**
+ * Cart scenarios, measured against the bare Durable Object round trip. create_cart makes a
+ * new cart (and Durable Object) per request; get and update rotate over existing carts.
+ */
+export function cartScenarios({ origin, productIds, cartIds }: CartInputs): Scenario[] {
+  const mcp = `${origin}${MCP_PATH}`;
+  const n = 500;
+  return [
+    {
+      name: "do_roundtrip",
+      url: `${origin}${DO_BASELINE_PATH}`,
+      nextBody: rotating(cartIds.map((id, i) => cartCall(i + 1, "get_cart", { id }))),
+      check: checkRpcResult,
+    },
+    {
+      name: "create_cart",
+      url: mcp,
+      baseline: "do_roundtrip",
+      nextBody: rotating(
+        Array.from({ length: n }, (_, i) =>
+          cartCall(i + 1, "create_cart", { cart: { line_items: cartLines(productIds, i) } }),
+        ),
+      ),
+      check: checkUcpSuccess,
+    },
+    {
+      name: "get_cart",
+      url: mcp,
+      baseline: "do_roundtrip",
+      nextBody: rotating(cartIds.map((id, i) => cartCall(i + 1, "get_cart", { id }))),
+      check: checkUcpSuccess,
+    },
+    {
+      name: "update_cart",
+      url: mcp,
+      baseline: "do_roundtrip",
+      nextBody: rotating(
+        Array.from({ length: n }, (_, i) => {
+          const id = cartIds[i % cartIds.length] as string;
+          return cartCall(i + 1, "update_cart", { id, cart: { line_items: cartLines(productIds, i, (i % 3) + 1) } });
+        }),
+      ),
       check: checkUcpSuccess,
     },
   ];

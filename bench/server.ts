@@ -11,6 +11,7 @@ import { generateCatalog } from "./generate-catalog";
 
 export const PROFILE_URL = "https://agent.bench/profile.json";
 export const BASELINE_PATH = "/baseline";
+export const DO_BASELINE_PATH = "/do-baseline";
 
 const PROFILE_BODY = JSON.stringify({
   ucp: {
@@ -18,6 +19,7 @@ const PROFILE_BODY = JSON.stringify({
     capabilities: {
       "dev.ucp.shopping.catalog.search": [{ version: "2026-04-08" }],
       "dev.ucp.shopping.catalog.lookup": [{ version: "2026-04-08" }],
+      "dev.ucp.shopping.cart": [{ version: "2026-04-08" }],
     },
   },
 });
@@ -31,6 +33,25 @@ const BASELINE_SCRIPT = `export default {
   async fetch(request) {
     await request.arrayBuffer();
     return new Response(JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }), {
+      headers: { "content-type": "application/json" },
+    });
+  },
+};`;
+
+/**
+ * The bare Durable Object round trip: drain the body, one RPC to a SQLite-backed object
+ * (spread over 256 names, like carts), a small JSON answer. What any cart call costs at least.
+ */
+const DO_BASELINE_SCRIPT = `import { DurableObject } from "cloudflare:workers";
+export class Echo extends DurableObject {
+  async ping() { return { ok: true }; }
+}
+let next = 0;
+export default {
+  async fetch(request, env) {
+    await request.arrayBuffer();
+    const reply = await env.ECHO.getByName(String(next++ % 256)).ping();
+    return new Response(JSON.stringify({ jsonrpc: "2.0", id: 1, result: reply }), {
       headers: { "content-type": "application/json" },
     });
   },
@@ -67,11 +88,14 @@ export async function startServers(scriptPath: string, port: number): Promise<Se
         compatibilityDate: "2026-04-01",
         compatibilityFlags: ["nodejs_compat"],
         kvNamespaces: ["CATALOG"],
+        durableObjects: { CART: { className: "CartObject", useSQLite: true } },
         bindings: {
           MERCHANT_NAME: "Bench Store",
           MERCHANT_ORIGIN: "https://bench.example",
           MERCHANT_CURRENCY: "USD",
           PROFILE_FALLBACK: "strict",
+          CART_TTL_HOURS: "72",
+          ID_SIGNING_KEY: "bench-signing-key",
         },
         outboundService: (request: MfRequest) => answerOutbound(request.url, outbound),
       },
@@ -82,8 +106,14 @@ export async function startServers(scriptPath: string, port: number): Promise<Se
         compatibilityDate: "2026-04-01",
         routes: [`127.0.0.1${BASELINE_PATH}*`],
       },
-      // Later: a "do-baseline" worker (a Durable Object that echoes, one stub.fetch per request)
-      // goes here with its own route, so cart/checkout scenarios can subtract a bare DO round trip.
+      {
+        name: "do-baseline",
+        modules: true,
+        script: DO_BASELINE_SCRIPT,
+        compatibilityDate: "2026-04-01",
+        durableObjects: { ECHO: { className: "Echo", useSQLite: true } },
+        routes: [`127.0.0.1${DO_BASELINE_PATH}*`],
+      },
     ],
   });
   const url = await mf.ready;
@@ -103,7 +133,12 @@ function answerOutbound(url: string, stats: OutboundStats): MfResponse {
 
 export interface SeedInfo {
   /** The generated catalog (validated), for building realistic queries and ids. */
-  readonly products: ReadonlyArray<{ id: string; title: string; tags?: readonly string[] }>;
+  readonly products: ReadonlyArray<{
+    id: string;
+    title: string;
+    tags?: readonly string[];
+    variants?: ReadonlyArray<{ availability?: { available?: boolean } }>;
+  }>;
   readonly pairs: number;
   readonly indexBytes: number;
   readonly totalBytes: number;

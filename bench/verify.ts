@@ -4,7 +4,7 @@
  */
 import http from "node:http";
 import { post } from "./load";
-import { getProductBody, MCP_PATH, searchBody } from "./scenarios";
+import { cartCall, cartLines, getProductBody, MCP_PATH, searchBody } from "./scenarios";
 import { BASELINE_PATH } from "./server";
 
 export interface Verified {
@@ -65,6 +65,28 @@ export async function verify(
         max: counts[counts.length - 1] ?? 0,
       },
     };
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** Creates `count` carts for the get/update scenarios, checking each answer fully. */
+export async function makeCarts(origin: string, productIds: readonly string[], count: number): Promise<string[]> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const body = cartCall(i + 1, "create_cart", { cart: { line_items: cartLines(productIds, i) } });
+      const { status, text } = await post(agent, new URL(`${origin}${MCP_PATH}`), body, 30_000);
+      const cart = (JSON.parse(text) as RpcReply).result?.structuredContent as
+        | { id?: string; line_items?: unknown[]; totals?: unknown[] }
+        | undefined;
+      if (status !== 200 || !cart?.id || cart.line_items?.length !== 2 || cart.totals?.length !== 2) {
+        throw new Error(`create_cart failed (HTTP ${status}): ${text.slice(0, 500)}`);
+      }
+      ids.push(cart.id);
+    }
+    return ids;
   } finally {
     agent.destroy();
   }

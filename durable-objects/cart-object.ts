@@ -41,11 +41,15 @@ export interface CartCommand extends CartView {
 export type CartReply = { kind: "ok"; body: string } | { kind: "not_found" } | { kind: "conflict" };
 
 export class CartObject extends DurableObject<Env> {
+  /** Whether the tables exist: a cache of what SQLite says, reset when storage is deleted. */
+  #ready = false;
+
   /** Creates the cart; a repeated idempotency key replays the first response. */
   async create(command: CartCommand): Promise<CartReply> {
     const now = Date.now();
     const reply = this.ctx.storage.transactionSync(() => {
       ensureTables(this.ctx.storage.sql, [CART_SCHEMA, LEDGER_SCHEMA]);
+      this.#ready = true;
       const seen = this.#ledger(command.idempotency, now);
       if (seen) return seen;
       const existing = this.#load(now);
@@ -59,14 +63,14 @@ export class CartObject extends DurableObject<Env> {
 
   /** The cart as it is, or not_found (never existed, expired, canceled). Writes nothing. */
   async read(view: CartView): Promise<CartReply> {
-    const cart = hasTable(this.ctx.storage.sql, "cart") ? this.#load(Date.now()) : undefined;
+    const cart = this.#hasTables() ? this.#load(Date.now()) : undefined;
     if (!cart) return { kind: "not_found" };
     return { kind: "ok", body: JSON.stringify(cartPayload(cart, view.envelope, view.continueUrl, [])) };
   }
 
   /** Replaces the cart's content (UCP update is a full replacement). */
   async update(command: CartCommand): Promise<CartReply> {
-    if (!hasTable(this.ctx.storage.sql, "cart")) return { kind: "not_found" };
+    if (!this.#hasTables()) return { kind: "not_found" };
     const now = Date.now();
     const reply = this.ctx.storage.transactionSync(() => {
       const seen = this.#ledger(command.idempotency, now);
@@ -83,7 +87,7 @@ export class CartObject extends DurableObject<Env> {
 
   /** Returns the cart as it was and deletes it; the ledger outlives it. */
   async cancel(command: CartView & { idempotency: IdempotencyInput }): Promise<CartReply> {
-    if (!hasTable(this.ctx.storage.sql, "cart")) return { kind: "not_found" };
+    if (!this.#hasTables()) return { kind: "not_found" };
     const now = Date.now();
     const reply = this.ctx.storage.transactionSync(() => {
       const seen = this.#ledger(command.idempotency, now);
@@ -100,13 +104,18 @@ export class CartObject extends DurableObject<Env> {
   /** Alarms are at-least-once: clears what is due, then re-arms for the next deadline. */
   override async alarm(): Promise<void> {
     const sql = this.ctx.storage.sql;
-    if (!hasTable(sql, "cart")) return;
+    if (!this.#hasTables()) return;
     const now = Date.now();
     this.ctx.storage.transactionSync(() => {
       sql.exec("DELETE FROM cart WHERE expires_at <= ?", now);
       pruneLedger(sql, now);
     });
     await this.#arm();
+  }
+
+  #hasTables(): boolean {
+    this.#ready ||= hasTable(this.ctx.storage.sql, "cart");
+    return this.#ready;
   }
 
   #ledger(idempotency: IdempotencyInput | undefined, now: number): CartReply | undefined {
@@ -145,6 +154,7 @@ export class CartObject extends DurableObject<Env> {
     const cart = sql.exec<{ expires_at: number }>("SELECT expires_at FROM cart").toArray()[0];
     const deadlines = [cart?.expires_at, ledgerDeadline(sql)].filter((d): d is number => d !== undefined);
     if (deadlines.length === 0) {
+      this.#ready = false;
       await this.ctx.storage.deleteAll();
       return;
     }

@@ -4,7 +4,8 @@
  * JSON-RPC error goes out with the HTTP status UCP pairs with it.
  */
 import { merchantConfig } from "../config";
-import { CORS_HEADERS, jsonResponse } from "../lib/http";
+import { CORS_HEADERS } from "../lib/http";
+import { stringifyWithRaw } from "../lib/raw-json";
 import { readCapped } from "../lib/read-capped";
 import { parseUntrustedJson } from "../lib/safe-json";
 import type { ProtocolError } from "../ucp/errors";
@@ -53,8 +54,9 @@ export function wantsEventStream(accept: string | null): boolean {
 }
 
 function respond(body: unknown, status: number, sse: boolean): Response {
-  if (!sse) return jsonResponse(body, status);
-  return new Response(`event: message\ndata: ${JSON.stringify(body)}\n\n`, {
+  const text = stringifyWithRaw(body);
+  if (!sse) return new Response(text, { status, headers: { "content-type": "application/json", ...CORS_HEADERS } });
+  return new Response(`event: message\ndata: ${text}\n\n`, {
     status,
     headers: { "content-type": "text/event-stream", "cache-control": "no-cache", ...CORS_HEADERS },
   });

@@ -3,6 +3,7 @@
  * tools/call, and the older direct-method form (`"method": "search_catalog"`).
  */
 import type { MerchantConfig } from "../config";
+import { RawJson } from "../lib/raw-json";
 import { err, ok, type Result } from "../lib/result";
 import { isPlainObject } from "../lib/safe-json";
 import { TOOLS } from "../tools";
@@ -69,5 +70,7 @@ async function toolsCall(
   const call = normalizeCall(args ?? {}, params._meta, scope.headers);
   const outcome = await callTool(tool, call, scope.env, scope.config, scope.now);
   if (!outcome.ok) return outcome;
-  return ok({ structuredContent: outcome.value, content: [{ type: "text", text: JSON.stringify(outcome.value) }] });
+  // Serialized once: the text block and structuredContent are the same bytes.
+  const text = outcome.value instanceof RawJson ? outcome.value.text : JSON.stringify(outcome.value);
+  return ok({ structuredContent: new RawJson(text), content: [{ type: "text", text }] });
 }

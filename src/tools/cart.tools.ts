@@ -9,6 +9,7 @@ import { catalogSnapshot } from "../catalog/kv-catalog";
 import { stockLevels } from "../catalog/stock";
 import { canonicalJson, sha256Hex } from "../lib/canonical-json";
 import { derivedId, isIssuedId, newId } from "../lib/ids";
+import { RawJson } from "../lib/raw-json";
 import { err, ok, type Result } from "../lib/result";
 import { CAPABILITY } from "../ucp/capabilities";
 import { invalidParams, type ProtocolError, unavailable } from "../ucp/errors";
@@ -164,7 +165,7 @@ async function reply(ctx: ToolContext, call: () => Promise<CartReply>): Promise<
   }
   if (outcome.kind === "conflict") return err(idempotencyConflict);
   if (outcome.kind === "not_found") return ok(notFound(ctx));
-  return ok(JSON.parse(outcome.body) as UcpPayload);
+  return ok(new RawJson(outcome.body));
 }
 
 function notFound(ctx: ToolContext): UcpPayload {

@@ -1,6 +1,7 @@
 /** What a tool is: its wire contract (zod in and out) and a run function over typed input. */
 import type * as z from "zod";
 import type { MerchantConfig } from "../config";
+import type { RawJson } from "../lib/raw-json";
 import type { Result } from "../lib/result";
 import type { CapabilityName } from "../ucp/capabilities";
 import type { ProtocolError } from "../ucp/errors";
@@ -27,8 +28,11 @@ export interface UcpEnvelope {
   capabilities: Record<string, Array<{ version: string }>>;
 }
 
-/** A UCP payload: what goes in `structuredContent` (or `result` for direct-method calls). */
-export type UcpPayload = { ucp: UcpEnvelope } & Record<string, unknown>;
+/**
+ * A UCP payload: what goes in `structuredContent` (or `result` for direct-method calls),
+ * as an object or as JSON text already serialized (e.g. by a Durable Object).
+ */
+export type UcpPayload = ({ ucp: UcpEnvelope } & Record<string, unknown>) | RawJson;
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly name: string;

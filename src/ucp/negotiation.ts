@@ -46,9 +46,17 @@ export async function negotiate(
       ),
     );
   }
-  return ok({
-    version: UCP_VERSION,
-    active: intersectCapabilities(BUSINESS_CAPABILITIES, profile.capabilities),
-    profileUrl: url.href,
-  });
+  return ok({ version: UCP_VERSION, active: activeFor(profile), profileUrl: url.href });
+}
+
+/** The intersection depends only on the profile, and cached profiles are shared objects. */
+const intersections = new WeakMap<PlatformProfile, ActiveCapabilities>();
+
+function activeFor(profile: PlatformProfile): ActiveCapabilities {
+  let active = intersections.get(profile);
+  if (!active) {
+    active = intersectCapabilities(BUSINESS_CAPABILITIES, profile.capabilities);
+    intersections.set(profile, active);
+  }
+  return active;
 }
