@@ -42,8 +42,23 @@ export async function derivedId(prefix: string, secret: string, seed: string): P
   return encode(prefix, secret, new Uint8Array(mac).slice(0, ID_BYTES));
 }
 
+/** Ids already verified in this isolate (the check is an HMAC; agents re-use ids a lot). */
+const verified = new Map<string, true>();
+const VERIFIED_ENTRIES = 10_000;
+
 /** True when `id` has the prefix, the shape, and a tag this secret made. */
 export async function isIssuedId(prefix: string, secret: string, id: string): Promise<boolean> {
+  const cacheKey = `${secret}\n${id}`;
+  if (verified.has(cacheKey)) return true;
+  const valid = await checkTag(prefix, secret, id);
+  if (valid) {
+    verified.set(cacheKey, true);
+    if (verified.size > VERIFIED_ENTRIES) verified.delete(verified.keys().next().value as string);
+  }
+  return valid;
+}
+
+async function checkTag(prefix: string, secret: string, id: string): Promise<boolean> {
   const head = `${prefix}_`;
   if (!id.startsWith(head) || id.length !== head.length + ENCODED_LENGTH) return false;
   const bytes = fromBase64Url(id.slice(head.length));
