@@ -7,10 +7,14 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
+// Unpredictable per isolate, so no string a client sends can pose as a marker.
+let isolateMarker: string | undefined;
+
 /** JSON.stringify that writes RawJson values verbatim. */
 export function stringifyWithRaw(value: unknown): string {
   const raws: string[] = [];
-  const marker = `\u0000raw:${crypto.randomUUID()}:`;
+  isolateMarker ??= `\u0000raw:${crypto.randomUUID()}:`;
+  const marker = isolateMarker;
   const text = JSON.stringify(value, (_key, v: unknown) =>
     v instanceof RawJson ? `${marker}${raws.push(v.text) - 1}` : v,
   );

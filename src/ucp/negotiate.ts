@@ -39,11 +39,30 @@ export function parentsOf(entry: CapabilityEntry): readonly string[] {
   return typeof entry.extends === "string" ? [entry.extends] : entry.extends;
 }
 
-/** The response `ucp.capabilities`: the operation's root plus active extensions of it. */
+const relevantCache = new WeakMap<ActiveCapabilities, Map<string, Record<string, Array<{ version: string }>>>>();
+
+/**
+ * The response `ucp.capabilities`: the operation's root plus active extensions of it.
+ * Memoized per intersection (they are shared per cached profile); callers must not mutate it.
+ */
 export function relevantCapabilities(
   active: ActiveCapabilities,
   root: string,
 ): Record<string, Array<{ version: string }>> {
+  let byRoot = relevantCache.get(active);
+  if (!byRoot) {
+    byRoot = new Map();
+    relevantCache.set(active, byRoot);
+  }
+  let out = byRoot.get(root);
+  if (!out) {
+    out = computeRelevant(active, root);
+    byRoot.set(root, out);
+  }
+  return out;
+}
+
+function computeRelevant(active: ActiveCapabilities, root: string): Record<string, Array<{ version: string }>> {
   const out: Record<string, Array<{ version: string }>> = {};
   const rootEntry = active.get(root);
   if (!rootEntry) return out;
