@@ -1,0 +1,58 @@
+/**
+ * The payment processor interface a merchant implements for a real provider, and the
+ * built-in test processor of the demo store. A processor receives the credential once,
+ * at completion, and never stores it; the checkout keeps only display data.
+ */
+export interface ChargeRequest {
+  /** Stable per checkout: a retried charge with the same key must not charge twice. */
+  readonly idempotencyKey: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly handlerId: string;
+  readonly credential: { readonly type: string; readonly [key: string]: unknown };
+}
+
+export type ChargeOutcome =
+  | { readonly kind: "captured"; readonly chargeId: string }
+  | { readonly kind: "declined"; readonly reason: string }
+  /** The buyer must act (e.g. 3-D Secure) at `actionUrl`; completion is retried afterwards. */
+  | { readonly kind: "requires_action"; readonly reason: string; readonly actionUrl?: string };
+
+export interface PaymentProcessor {
+  charge(request: ChargeRequest): Promise<ChargeOutcome>;
+  /** Gives the money back (merchant-side cancellation); idempotent per charge. */
+  refund(chargeId: string, amount: number): Promise<{ readonly ok: boolean }>;
+}
+
+/**
+ * Documented test tokens (credential `{type: "token", token}`):
+ *   success_token      → captured
+ *   fail_token         → declined (the checkout stays open; try another instrument)
+ *   requires_3ds_token → the buyer must verify (requires_escalation with continue_url)
+ * Any other token is declined. Charges are deterministic per idempotency key.
+ */
+export const TEST_TOKENS = {
+  success: "success_token",
+  decline: "fail_token",
+  requiresAction: "requires_3ds_token",
+} as const;
+
+export const testProcessor: PaymentProcessor = {
+  async charge(request) {
+    const token = typeof request.credential.token === "string" ? request.credential.token : "";
+    if (request.credential.type !== "token") return { kind: "declined", reason: "Unsupported credential type" };
+    if (token === TEST_TOKENS.success)
+      return { kind: "captured", chargeId: `ch_test_${await shortHash(request.idempotencyKey)}` };
+    if (token === TEST_TOKENS.requiresAction)
+      return { kind: "requires_action", reason: "The bank requires verification." };
+    return { kind: "declined", reason: "The card was declined." };
+  },
+  async refund() {
+    return { ok: true };
+  },
+};
+
+async function shortHash(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
