@@ -3,6 +3,7 @@ import { jsonResponse } from "./lib/http";
 import { route } from "./router";
 
 export { CartObject } from "../durable-objects/cart-object";
+export { InventoryObject } from "../durable-objects/inventory-object";
 
 export default {
   async fetch(request, env): Promise<Response> {

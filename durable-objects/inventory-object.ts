@@ -1,0 +1,192 @@
+/**
+ * A merchant's stock: one object per deployment (`getByName(INVENTORY_NAME)`), so a
+ * multi-line order reserves atomically. Every change is one synchronous transaction with no
+ * `await` inside; levels come from the Worker (read from KV), never from KV here. Outcomes are
+ * values, never thrown. Tables appear on the first successful reservation (docs/inventory.md).
+ */
+import { DurableObject } from "cloudflare:workers";
+import {
+  parseReserve,
+  planReservation,
+  RESERVATION_KEEP_MS,
+  type RecordedLine,
+  type ReleaseOutcome,
+  type ReserveLine,
+  type ReserveOutcome,
+  type StockLevel,
+  type StockRow,
+  sameLines,
+} from "./shared/inventory-plan";
+import { ensureTables, hasTable } from "./shared/schema";
+
+export type {
+  InputIssue,
+  ReleaseOutcome,
+  ReserveLine,
+  ReserveOutcome,
+  ShortLine,
+  StockLevel,
+} from "./shared/inventory-plan";
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS stock (
+    variant_id TEXT PRIMARY KEY,
+    catalog_version TEXT NOT NULL,
+    level INTEGER
+  )`,
+  `CREATE TABLE IF NOT EXISTS reservations (
+    id TEXT PRIMARY KEY,
+    lines_json TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('held', 'released')),
+    created_at INTEGER NOT NULL,
+    released_at INTEGER
+  )`,
+  "CREATE INDEX IF NOT EXISTS reservations_released ON reservations (released_at) WHERE state = 'released'",
+];
+
+interface Reservation {
+  readonly lines: RecordedLine[];
+  readonly state: "held" | "released";
+}
+
+export class InventoryObject extends DurableObject<Env> {
+  /** Whether the tables exist: a cache of what SQLite says (nothing here ever drops them). */
+  #ready = false;
+
+  /**
+   * Reserves every line or none. `levels` are the catalog's stock levels at `catalogVersion`
+   * (see stockVersion()); a later load restates a variant's level, an earlier one is ignored.
+   * Lines of one variant are summed. A repeated id replays its first success (replayed: true)
+   * and changes nothing; the same id with other lines is a conflict. Failures are not recorded.
+   */
+  async reserve(
+    reservationId: string,
+    lines: ReserveLine[],
+    levels: Record<string, StockLevel>,
+    catalogVersion: string,
+  ): Promise<ReserveOutcome> {
+    const parsed = parseReserve(reservationId, lines, levels, catalogVersion);
+    if (!parsed.ok) {
+      const id = typeof reservationId === "string" ? reservationId : "";
+      return { ok: false, reservationId: id, reason: "invalid_input", issues: parsed.error };
+    }
+    const request = parsed.value;
+    const id = request.reservationId;
+    const now = Date.now();
+    const sql = this.ctx.storage.sql;
+    const outcome = this.ctx.storage.transactionSync((): ReserveOutcome => {
+      const ready = this.#hasTables();
+      const prior = ready ? this.#reservation(id) : undefined;
+      if (prior) {
+        if (!sameLines(prior.lines, request.lines)) return { ok: false, reservationId: id, reason: "conflict" };
+        return { ok: true, reservationId: id, replayed: true };
+      }
+      const stored = ready ? this.#rows(request.lines.map((l) => l.variantId)) : new Map<string, StockRow>();
+      const plan = planReservation(request, stored);
+      if (!plan.ok) return { ok: false, reservationId: id, reason: "out_of_stock", short: plan.short };
+      if (!ready) ensureTables(sql, SCHEMA);
+      for (const row of plan.rows) {
+        sql.exec(
+          `INSERT INTO stock (variant_id, catalog_version, level) VALUES (?, ?, ?)
+           ON CONFLICT (variant_id) DO UPDATE SET catalog_version = excluded.catalog_version, level = excluded.level`,
+          row.variantId,
+          row.version,
+          row.level,
+        );
+      }
+      sql.exec(
+        "INSERT INTO reservations (id, lines_json, state, created_at) VALUES (?, ?, 'held', ?)",
+        id,
+        JSON.stringify(plan.recorded),
+        now,
+      );
+      return { ok: true, reservationId: id, replayed: false };
+    });
+    // Set only once the transaction committed: a rolled-back one leaves no tables.
+    if (outcome.ok) this.#ready = true;
+    return outcome;
+  }
+
+  /**
+   * Returns a held reservation's units to stock, once. Units go back only to levels still
+   * counted from the load they were taken from: a later load already restated that stock.
+   */
+  async release(reservationId: string): Promise<ReleaseOutcome> {
+    if (typeof reservationId !== "string" || !this.#hasTables()) return { released: false, reason: "not_found" };
+    const now = Date.now();
+    const sql = this.ctx.storage.sql;
+    const outcome = this.ctx.storage.transactionSync((): ReleaseOutcome => {
+      const prior = this.#reservation(reservationId);
+      if (!prior) return { released: false, reason: "not_found" };
+      if (prior.state === "released") return { released: false, reason: "already_released" };
+      for (const line of prior.lines) {
+        if (line.version === null) continue;
+        sql.exec(
+          "UPDATE stock SET level = level + ? WHERE variant_id = ? AND catalog_version = ? AND level IS NOT NULL",
+          line.quantity,
+          line.variantId,
+          line.version,
+        );
+      }
+      sql.exec("UPDATE reservations SET state = 'released', released_at = ? WHERE id = ?", now, reservationId);
+      return { released: true };
+    });
+    if (outcome.released) await this.#arm();
+    return outcome;
+  }
+
+  /** Units available now: null = not tracked; variants never reserved are omitted. Writes nothing. */
+  async available(variantIds: string[]): Promise<Record<string, StockLevel>> {
+    if (!Array.isArray(variantIds) || !this.#hasTables()) return {};
+    const ids = variantIds.filter((v): v is string => typeof v === "string");
+    // fromEntries defines own properties, so an id such as "__proto__" stays data.
+    return Object.fromEntries([...this.#rows(ids).values()].map((r) => [r.variantId, r.level]));
+  }
+
+  /** Alarms are at-least-once: deletes what is due (a repeat finds nothing), then re-arms. */
+  override async alarm(): Promise<void> {
+    if (!this.#hasTables()) return;
+    this.ctx.storage.sql.exec(
+      "DELETE FROM reservations WHERE state = 'released' AND released_at <= ?",
+      Date.now() - RESERVATION_KEEP_MS,
+    );
+    await this.#arm();
+  }
+
+  #hasTables(): boolean {
+    this.#ready ||= hasTable(this.ctx.storage.sql, "stock");
+    return this.#ready;
+  }
+
+  #reservation(id: string): Reservation | undefined {
+    const row = this.ctx.storage.sql
+      .exec<{ lines_json: string; state: string }>("SELECT lines_json, state FROM reservations WHERE id = ?", id)
+      .toArray()[0];
+    if (!row) return undefined;
+    return {
+      lines: JSON.parse(row.lines_json) as RecordedLine[],
+      state: row.state === "released" ? "released" : "held",
+    };
+  }
+
+  /** Stored rows for these variants, in one query (json_each: no bound-parameter limit). */
+  #rows(variantIds: readonly string[]): Map<string, StockRow> {
+    const rows = this.ctx.storage.sql.exec<{ variant_id: string; catalog_version: string; level: number | null }>(
+      "SELECT variant_id, catalog_version, level FROM stock WHERE variant_id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(variantIds),
+    );
+    const out = new Map<string, StockRow>();
+    for (const r of rows)
+      out.set(r.variant_id, { variantId: r.variant_id, version: r.catalog_version, level: r.level });
+    return out;
+  }
+
+  /** One alarm, at the oldest released record's deadline; none when nothing is released. */
+  async #arm(): Promise<void> {
+    const row = this.ctx.storage.sql
+      .exec<{ oldest: number | null }>("SELECT MIN(released_at) AS oldest FROM reservations WHERE state = 'released'")
+      .one();
+    if (row.oldest === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(row.oldest + RESERVATION_KEEP_MS);
+  }
+}
