@@ -320,26 +320,15 @@ describe("retention", () => {
   });
 });
 
-describe("throughput", () => {
-  // Not a benchmark gate: it logs the serial rate that docs/inventory.md reports.
-  it("1,000 sequential reservations on one object (logs the rate)", { timeout: 60_000 }, async () => {
+describe("many reservations in a row", () => {
+  it("keeps exact counts over 300 sequential three-line reservations", async () => {
     const inv = fresh();
     const levels = { a: 1_000_000, b: 1_000_000, c: 1_000_000 };
     const lines = [line("a", 1), line("b", 2), line("c", 1)];
-    await inv.reserve(rid(), [line("a", 1)], levels, V1); // wake the object
-    let started = Date.now();
-    for (let i = 0; i < 1000; i++) {
+    for (let i = 0; i < 300; i++) {
       const outcome = await inv.reserve(rid(), lines, levels, V1);
       if (!outcome.ok) throw new Error(`reservation ${i} failed`);
     }
-    const viaRpc = Date.now() - started;
-    // The object's own work, without the test harness's RPC round trip: one call, 1,000 reserves.
-    started = Date.now();
-    await runInDurableObject(inv, async (instance: InventoryObject) => {
-      for (let i = 0; i < 1000; i++) await instance.reserve(rid(), lines, levels, V1);
-    });
-    const inObject = Date.now() - started;
-    console.log(`inventory: 1,000 sequential 3-line reserves: ${viaRpc} ms via RPC, ${inObject} ms in the object`);
-    expect(await inv.available(["a", "b", "c"])).toEqual({ a: 997_999, b: 996_000, c: 998_000 });
+    expect(await inv.available(["a", "b", "c"])).toEqual({ a: 999_700, b: 999_400, c: 999_700 });
   });
 });
