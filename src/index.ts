@@ -3,7 +3,9 @@ import { jsonResponse } from "./lib/http";
 import { route } from "./router";
 
 export { CartObject } from "../durable-objects/cart-object";
+export { CheckoutObject } from "../durable-objects/checkout-object";
 export { InventoryObject } from "../durable-objects/inventory-object";
+export { OrderObject } from "../durable-objects/order-object";
 
 export default {
   async fetch(request, env): Promise<Response> {

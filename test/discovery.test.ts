@@ -3,6 +3,7 @@ import committed from "../public/.well-known/ucp?raw";
 import headers from "../public/_headers?raw";
 import { parseVars } from "../scripts/lib/toml-vars";
 import { buildConfig } from "../src/config";
+import { paymentHandlers } from "../src/payment/handlers";
 import { TOOLS } from "../src/tools";
 import { BUSINESS_CAPABILITIES } from "../src/ucp/capabilities";
 import { discoveryDocument } from "../src/ucp/discovery";
@@ -19,7 +20,7 @@ describe("/.well-known/ucp", () => {
   it("validates against the official discovery profile schema", () => {
     expect(validateOfficial(OFFICIAL.profile, profile).errors).toEqual([]);
     // and the business variant's requirements the schema leaves to prose
-    expect(profile.ucp.payment_handlers).toEqual({});
+    expect(profile.ucp.payment_handlers).toEqual(paymentHandlers("http://localhost:8787"));
     for (const entries of Object.values<Array<{ spec: string; schema: string }>>(profile.ucp.capabilities)) {
       for (const entry of entries) {
         expect(entry.spec).toMatch(/^https:\/\/ucp\.dev\/2026-04-08\//);
@@ -36,8 +37,14 @@ describe("/.well-known/ucp", () => {
       endpoint: "http://localhost:8787/ucp/mcp",
     });
     expect(Object.keys(profile.ucp.capabilities).sort()).toEqual(Object.keys(BUSINESS_CAPABILITIES).sort());
+    // Every root capability has tools; every extension extends an advertised capability.
+    const roots = Object.entries(BUSINESS_CAPABILITIES).filter(([, [entry]]) => entry?.extends === undefined);
     const gating = new Set([...TOOLS.values()].map((t) => t.capability));
-    expect([...gating].sort()).toEqual(Object.keys(BUSINESS_CAPABILITIES).sort());
+    expect([...gating].sort()).toEqual(roots.map(([name]) => name).sort());
+    for (const [, [entry]] of Object.entries(BUSINESS_CAPABILITIES)) {
+      const parents = entry?.extends === undefined ? [] : [entry.extends].flat();
+      for (const parent of parents) expect(Object.keys(BUSINESS_CAPABILITIES)).toContain(parent);
+    }
   });
 
   it("is served as public, cacheable JSON (the e2e test checks the live headers)", () => {

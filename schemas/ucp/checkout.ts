@@ -4,7 +4,14 @@
  */
 import * as z from "zod";
 import { BuyerSchema, CART_LIMITS, LineItemRequestSchema, LineItemSchema, TotalSchema } from "./cart";
-import { AttributionSchema, ContextSchema, CurrencySchema, MessageSchema, ResponseUcpSchema, SignalsSchema } from "./common";
+import {
+  AttributionSchema,
+  ContextSchema,
+  CurrencySchema,
+  MessageSchema,
+  ResponseUcpSchema,
+  SignalsSchema,
+} from "./common";
 
 const text = (max: number, what: string) => z.string().max(max).optional().describe(what);
 
@@ -31,7 +38,11 @@ export const FulfillmentMethodRequestSchema = z
   .looseObject({
     id: text(64, "Existing method id (update)."),
     type: z.enum(["shipping", "pickup"]).optional().describe("shipping or pickup; required to add a method."),
-    line_item_ids: z.array(z.string().max(256)).max(CART_LIMITS.maxLines).optional().describe("Lines this method fulfills."),
+    line_item_ids: z
+      .array(z.string().max(256))
+      .max(CART_LIMITS.maxLines)
+      .optional()
+      .describe("Lines this method fulfills."),
     destinations: z.array(DestinationRequestSchema).max(10).optional().describe("Where to ship."),
     selected_destination_id: z.string().max(64).nullable().optional().describe("The chosen destination id."),
     groups: z
@@ -56,7 +67,11 @@ export type FulfillmentRequest = z.infer<typeof FulfillmentRequestSchema>;
 
 export const DiscountsRequestSchema = z
   .looseObject({
-    codes: z.array(z.string().max(64)).max(10).optional().describe("Discount codes; replaces the previous codes, [] clears."),
+    codes: z
+      .array(z.string().max(64))
+      .max(10)
+      .optional()
+      .describe("Discount codes; replaces the previous codes, [] clears."),
   })
   .describe("Discounts request (dev.ucp.shopping.discount).");
 
@@ -145,15 +160,24 @@ export const CheckoutSchema = z
   .object({
     ucp: ResponseUcpSchema.extend({
       payment_handlers: z.record(z.string(), z.array(HandlerEntry)).describe("Payment handlers for this checkout."),
-    }),
+    }).describe("UCP metadata, with the payment handlers for this checkout."),
     id: z.string().describe("Checkout id."),
     status: z
-      .enum(["incomplete", "requires_escalation", "ready_for_complete", "complete_in_progress", "completed", "canceled"])
+      .enum([
+        "incomplete",
+        "requires_escalation",
+        "ready_for_complete",
+        "complete_in_progress",
+        "completed",
+        "canceled",
+      ])
       .describe("Checkout status."),
     line_items: z.array(LineItemSchema).describe("Priced lines."),
     currency: CurrencySchema.describe("Currency of every amount."),
     totals: z.array(TotalSchema).describe("Totals: exactly one subtotal and one total."),
-    links: z.array(z.looseObject({ type: z.string().describe("Link type."), url: z.url().describe("URL.") })).describe("Policy links."),
+    links: z
+      .array(z.looseObject({ type: z.string().describe("Link type."), url: z.url().describe("URL.") }))
+      .describe("Policy links."),
     buyer: CheckoutBuyerSchema.optional(),
     context: ContextSchema.optional(),
     messages: z.array(MessageSchema).optional().describe("What is missing or wrong."),

@@ -56,7 +56,11 @@ export function replaceContent(cart: CartState, content: CartContent, now: numbe
   };
 }
 
-function assignLineIds(cart: CartState, lines: readonly PricedLine[]): { ids: string[]; next: number } {
+/** Line ids for a full replacement (shared by carts and checkouts). */
+export function assignLineIds(
+  cart: { readonly line_items: readonly LineItem[]; readonly next_line: number },
+  lines: readonly PricedLine[],
+): { ids: string[]; next: number } {
   const unclaimed = new Map(cart.line_items.map((l) => [l.id, l.item.id]));
   const ids: Array<string | undefined> = lines.map((line) => {
     if (line.requestedId === undefined || !unclaimed.has(line.requestedId)) return undefined;

@@ -11,6 +11,11 @@ export const CAPABILITY = {
   catalogSearch: "dev.ucp.shopping.catalog.search",
   catalogLookup: "dev.ucp.shopping.catalog.lookup",
   cart: "dev.ucp.shopping.cart",
+  checkout: "dev.ucp.shopping.checkout",
+  order: "dev.ucp.shopping.order",
+  fulfillment: "dev.ucp.shopping.fulfillment",
+  discount: "dev.ucp.shopping.discount",
+  buyerConsent: "dev.ucp.shopping.buyer_consent",
 } as const;
 
 export type CapabilityName = (typeof CAPABILITY)[keyof typeof CAPABILITY];
@@ -46,6 +51,35 @@ export const BUSINESS_CAPABILITIES: CapabilityRegistry = {
       version: UCP_VERSION,
       spec: `${SPEC_BASE}/cart`,
       schema: `${SCHEMA_BASE}/cart.json`,
+    },
+  ],
+  [CAPABILITY.checkout]: [
+    { version: UCP_VERSION, spec: `${SPEC_BASE}/checkout`, schema: `${SCHEMA_BASE}/checkout.json` },
+  ],
+  [CAPABILITY.order]: [{ version: UCP_VERSION, spec: `${SPEC_BASE}/order`, schema: `${SCHEMA_BASE}/order.json` }],
+  [CAPABILITY.fulfillment]: [
+    {
+      version: UCP_VERSION,
+      spec: `${SPEC_BASE}/fulfillment`,
+      schema: `${SCHEMA_BASE}/fulfillment.json`,
+      extends: CAPABILITY.checkout,
+      config: { allows_multi_destination: { shipping: false } },
+    },
+  ],
+  [CAPABILITY.discount]: [
+    {
+      version: UCP_VERSION,
+      spec: `${SPEC_BASE}/discount`,
+      schema: `${SCHEMA_BASE}/discount.json`,
+      extends: CAPABILITY.checkout,
+    },
+  ],
+  [CAPABILITY.buyerConsent]: [
+    {
+      version: UCP_VERSION,
+      spec: `${SPEC_BASE}/buyer-consent`,
+      schema: `${SCHEMA_BASE}/buyer_consent.json`,
+      extends: CAPABILITY.checkout,
     },
   ],
 };

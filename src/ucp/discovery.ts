@@ -4,6 +4,7 @@
  * the committed file is current.
  */
 import type { MerchantConfig } from "../config";
+import { paymentHandlers } from "../payment/handlers";
 import { BUSINESS_CAPABILITIES, MCP_SERVICE_SCHEMA, SERVICE_SPEC, SHOPPING_SERVICE, UCP_VERSION } from "./capabilities";
 
 export function discoveryProfile(config: MerchantConfig) {
@@ -22,7 +23,7 @@ export function discoveryProfile(config: MerchantConfig) {
         ],
       },
       capabilities: BUSINESS_CAPABILITIES,
-      payment_handlers: {},
+      payment_handlers: paymentHandlers(config.origin),
     },
   };
 }

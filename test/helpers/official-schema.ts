@@ -44,5 +44,17 @@ export const OFFICIAL = {
   getProduct: "https://ucp.dev/schemas/shopping/catalog_lookup.json#/$defs/get_product_response",
   errorResponse: "https://ucp.dev/schemas/shopping/types/error_response.json",
   cart: "https://ucp.dev/schemas/shopping/cart.json",
+  order: "https://ucp.dev/schemas/shopping/order.json",
   profile: PROFILE_ID,
 } as const;
+
+/** A checkout response against checkout.json and every negotiated extension's checkout shape. */
+export function validateCheckout(payload: unknown): string[] {
+  const refs = [
+    "https://ucp.dev/schemas/shopping/checkout.json",
+    "https://ucp.dev/schemas/shopping/fulfillment.json#/$defs/dev.ucp.shopping.checkout",
+    "https://ucp.dev/schemas/shopping/discount.json#/$defs/dev.ucp.shopping.checkout",
+    "https://ucp.dev/schemas/shopping/buyer_consent.json#/$defs/dev.ucp.shopping.checkout",
+  ];
+  return refs.flatMap((ref) => validateOfficial(ref, payload).errors.map((e) => `${ref.split("/").pop()}: ${e}`));
+}

@@ -29,7 +29,15 @@ const CONTRACT: Record<string, string[]> = {
   get_cart: ["meta", "id"],
   update_cart: ["meta", "id", "cart"],
   cancel_cart: ["meta", "id"],
+  create_checkout: ["meta", "checkout"],
+  get_checkout: ["meta", "id"],
+  update_checkout: ["meta", "id", "checkout"],
+  complete_checkout: ["meta", "id", "checkout"],
+  cancel_checkout: ["meta", "id"],
+  get_order: ["meta", "id"],
 };
+
+const NEEDS_KEY = ["cancel_cart", "complete_checkout", "cancel_checkout"];
 
 describe("tools/list", () => {
   it("lists exactly the UCP tools of the implemented capabilities", async () => {
@@ -46,7 +54,7 @@ describe("tools/list", () => {
       expect([...tool.inputSchema.required].sort()).toEqual([...(CONTRACT[tool.name] ?? [])].sort());
       const meta = tool.inputSchema.properties.meta;
       expect(meta.required).toContain("ucp-agent");
-      expect(meta.required.includes("idempotency-key")).toBe(tool.name === "cancel_cart");
+      expect(meta.required.includes("idempotency-key")).toBe(NEEDS_KEY.includes(tool.name));
       expect(meta.properties["ucp-agent"].properties.profile.format).toBe("uri");
       expect(tool.outputSchema.type).toBe("object");
       expect(tool.outputSchema.anyOf).toHaveLength(2);

@@ -1,0 +1,117 @@
+/**
+ * One checkout computation: lines (priced by the Worker), discounts, fulfillment, tax and
+ * totals, what is missing, and the status. Pure and deterministic (UCP: checkout logic MUST
+ * be deterministic); the Checkout object runs it inside its transaction.
+ */
+import type { CheckoutBuyer, FulfillmentRequest, PaymentInstrument } from "../../schemas/ucp/checkout";
+import type { Message } from "../../schemas/ucp/common";
+import { assignLineIds } from "../cart/cart-state";
+import type { PricedLine } from "../cart/pricing";
+import { asAddress, resolveFulfillment, SELECTED_OPTION_PATH } from "./checkout-fulfillment";
+import { type CheckoutState, type Context, type SavedInstrument, statusFrom } from "./checkout-state";
+import type { CommerceConfig } from "./commerce-config";
+import { applyDiscounts, finalizeFreeShipping } from "./discounts";
+import { taxTotals } from "./tax";
+import { checkoutTotals, lineTotals } from "./totals";
+
+export interface CheckoutInput {
+  readonly lines: readonly PricedLine[];
+  /** Messages from pricing the lines (unknown items, stock). */
+  readonly lineMessages: readonly Message[];
+  readonly buyer: CheckoutBuyer | undefined;
+  readonly context: Context | undefined;
+  /** Absent: keep the previous fulfillment. */
+  readonly fulfillment: FulfillmentRequest | undefined;
+  /** Absent: keep the previous codes. */
+  readonly discountCodes: readonly string[] | undefined;
+  /** Absent: keep the previous instruments. Credentials are never kept. */
+  readonly instruments: readonly PaymentInstrument[] | undefined;
+}
+
+export interface CheckoutBase {
+  readonly id: string;
+  readonly currency: string;
+  readonly created_at: number;
+  readonly expires_at: number;
+  readonly cart_id?: string;
+}
+
+export function computeCheckout(
+  previous: CheckoutState | undefined,
+  base: CheckoutBase,
+  input: CheckoutInput,
+  config: CommerceConfig,
+  now: number,
+): CheckoutState {
+  const ids = assignLineIds(previous ?? { line_items: [], next_line: 1 }, input.lines);
+  const lines = input.lines.map((line, i) => ({
+    ...line,
+    id: ids.ids[i] as string,
+    subtotal: line.item.price * line.quantity,
+  }));
+  const merchandise = lines.reduce((sum, l) => sum + l.subtotal, 0);
+  const codes = input.discountCodes ?? previous?.discounts?.codes ?? [];
+  const discounts = applyDiscounts({ codes, lines, config, now, currency: base.currency });
+  const itemsDiscount = lines.reduce((sum, l) => sum + (discounts.lineDiscounts[l.id] ?? 0), 0);
+  const afterDiscounts = merchandise - itemsDiscount - discounts.orderDiscount;
+
+  const shipping = resolveFulfillment(input.fulfillment, previous?.fulfillment, ids.ids, {
+    config,
+    merchandiseAfterDiscounts: afterDiscounts,
+    freeShippingCode: discounts.freeShipping,
+  });
+  const shippingAmount = shipping.selected?.totals.find((t) => t.type === "total")?.amount;
+  const applied = finalizeFreeShipping(discounts, shipping.codeSaving, SELECTED_OPTION_PATH);
+  // Before an address is chosen, the buyer's context gives an estimate.
+  const taxDestination = shipping.destination ? asAddress(shipping.destination) : (input.context ?? {});
+  const taxes = taxTotals(config, taxDestination, afterDiscounts, shippingAmount ?? 0);
+
+  const messages: Message[] = [...input.lineMessages, ...discounts.messages, ...shipping.messages];
+  if (lines.length === 0) messages.push(missing("$.line_items", "Add at least one item to buy."));
+  if (!input.buyer?.email) messages.push(missing("$.buyer.email", "The buyer's email is required."));
+  const instruments = input.instruments ? input.instruments.map(saveInstrument) : previous?.payment?.instruments;
+
+  return {
+    id: base.id,
+    status: statusFrom(messages),
+    currency: base.currency,
+    line_items: lines.map((l) => ({
+      id: l.id,
+      item: { ...l.item },
+      quantity: l.quantity,
+      totals: lineTotals(l.subtotal, discounts.lineDiscounts[l.id] ?? 0),
+    })),
+    totals: checkoutTotals({
+      merchandise,
+      itemsDiscount,
+      orderDiscount: discounts.orderDiscount,
+      ...(shippingAmount !== undefined ? { fulfillment: shippingAmount } : {}),
+      taxes,
+    }),
+    messages,
+    ...(input.buyer ? { buyer: input.buyer } : {}),
+    ...(input.context ? { context: input.context } : {}),
+    ...(shipping.fulfillment ? { fulfillment: shipping.fulfillment } : {}),
+    ...(codes.length > 0 ? { discounts: { codes: discounts.codes, applied } } : {}),
+    ...(instruments && instruments.length > 0 ? { payment: { instruments } } : {}),
+    ...(base.cart_id ? { cart_id: base.cart_id } : {}),
+    next_line: ids.next,
+    created_at: base.created_at,
+    expires_at: base.expires_at,
+  };
+}
+
+/** What is kept of an instrument: never the credential (UCP: credentials are not echoed). */
+export function saveInstrument(instrument: PaymentInstrument): SavedInstrument {
+  return {
+    id: instrument.id,
+    handler_id: instrument.handler_id,
+    type: instrument.type,
+    ...(instrument.selected !== undefined ? { selected: instrument.selected } : {}),
+    ...(instrument.display ? { display: instrument.display } : {}),
+  };
+}
+
+function missing(path: string, content: string): Message {
+  return { type: "error", code: "missing", path, content, severity: "recoverable" };
+}

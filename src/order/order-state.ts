@@ -1,0 +1,90 @@
+/**
+ * The order as stored in its Durable Object (built from the completed checkout) and its
+ * response shape (shopping/order.json). Pure.
+ */
+import type { Total } from "../../schemas/ucp/cart";
+import type { CheckoutState } from "../checkout/checkout-state";
+
+export interface OrderLine {
+  readonly id: string;
+  readonly item: { id: string; title: string; price: number; image_url?: string };
+  readonly quantity: { original: number; total: number; fulfilled: number };
+  readonly totals: readonly Total[];
+}
+
+export interface OrderState {
+  readonly id: string;
+  readonly checkout_id: string;
+  readonly permalink_url: string;
+  readonly currency: string;
+  readonly line_items: readonly OrderLine[];
+  readonly totals: readonly Total[];
+  readonly expectations: readonly unknown[];
+  readonly events: readonly unknown[];
+  readonly adjustments: readonly unknown[];
+  /** The platform profile that placed it: only it may read the order. */
+  readonly owner: string;
+  readonly created_at: number;
+}
+
+export function orderFromCheckout(
+  checkout: CheckoutState,
+  ids: { orderId: string; permalink: string },
+  owner: string,
+  now: number,
+): OrderState {
+  const method = checkout.fulfillment?.methods[0];
+  const destination = method?.destinations.find((d) => d.id === method.selected_destination_id);
+  const option = method?.groups[0]?.options.find((o) => o.id === method.groups[0]?.selected_option_id);
+  const { id: _destinationId, ...address } = destination ?? { id: "" };
+  return {
+    id: ids.orderId,
+    checkout_id: checkout.id,
+    permalink_url: ids.permalink,
+    currency: checkout.currency,
+    line_items: checkout.line_items.map((line) => ({
+      id: line.id,
+      item: { ...line.item },
+      quantity: { original: line.quantity, total: line.quantity, fulfilled: 0 },
+      totals: line.totals,
+    })),
+    totals: checkout.totals,
+    expectations: destination
+      ? [
+          {
+            id: "exp_1",
+            line_items: checkout.line_items.map((l) => ({ id: l.id, quantity: l.quantity })),
+            method_type: "shipping",
+            destination: address,
+            ...(option?.description ? { description: option.description } : {}),
+            fulfillable_on: "now",
+          },
+        ]
+      : [],
+    events: [],
+    adjustments: [],
+    owner,
+    created_at: now,
+  };
+}
+
+/** order_line_item.json status, derived from the quantities. */
+function lineStatus(q: OrderLine["quantity"]): "removed" | "fulfilled" | "partial" | "processing" {
+  if (q.total === 0) return "removed";
+  if (q.fulfilled >= q.total) return "fulfilled";
+  return q.fulfilled > 0 ? "partial" : "processing";
+}
+
+export function orderPayload(order: OrderState, envelope: unknown) {
+  return {
+    ucp: envelope,
+    id: order.id,
+    checkout_id: order.checkout_id,
+    permalink_url: order.permalink_url,
+    line_items: order.line_items.map((l) => ({ ...l, status: lineStatus(l.quantity) })),
+    fulfillment: { expectations: order.expectations, events: order.events },
+    adjustments: order.adjustments,
+    currency: order.currency,
+    totals: order.totals,
+  };
+}

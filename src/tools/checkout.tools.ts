@@ -1,0 +1,237 @@
+/** The checkout tools (dev.ucp.shopping.checkout): create, get, update, complete, cancel. */
+import * as z from "zod";
+import type { CartObject } from "../../durable-objects/cart-object";
+import type {
+  CheckoutObject,
+  CheckoutReply,
+  CheckoutWrite,
+  CompletionStart,
+} from "../../durable-objects/checkout-object";
+import {
+  CheckoutCompleteSchema,
+  type CheckoutCreate,
+  CheckoutCreateSchema,
+  CheckoutSchema,
+  type CheckoutUpdate,
+  CheckoutUpdateSchema,
+} from "../../schemas/ucp/checkout";
+import { priceLines } from "../cart/pricing";
+import { catalogSnapshot } from "../catalog/kv-catalog";
+import { stockLevels } from "../catalog/stock";
+import type { CheckoutEnvelope } from "../checkout/checkout-state";
+import { runCompletion } from "../checkout/completion-steps";
+import { commerceConfig } from "../checkout/merchant-commerce";
+import { canonicalJson, sha256Hex } from "../lib/canonical-json";
+import { derivedId, isIssuedId, newId } from "../lib/ids";
+import { RawJson } from "../lib/raw-json";
+import { err, ok, type Result } from "../lib/result";
+import { paymentHandlers } from "../payment/handlers";
+import { testProcessor } from "../payment/processor";
+import { CAPABILITY } from "../ucp/capabilities";
+import { invalidParams, type ProtocolError, unavailable } from "../ucp/errors";
+import { defineTool, type ToolContext, type UcpEnvelope, type UcpPayload } from "./types";
+
+const CHECKOUT_TTL_MS = 6 * 3600_000;
+const IdSchema = z.string().min(1).max(200).describe("The checkout id returned by create_checkout.");
+const conflict: ProtocolError = {
+  rpcCode: -32000,
+  httpStatus: 409,
+  message: "Idempotency key reused with different payload",
+};
+
+export const createCheckout = defineTool({
+  name: "create_checkout",
+  description:
+    "Start a checkout from line items or from a cart (checkout.cart_id). Prices, shipping options, discounts and tax come from the merchant; messages say what is still needed (buyer email, shipping address) before status is ready_for_complete.",
+  capability: CAPABILITY.checkout,
+  idempotencyKeyRequired: false,
+  input: z.object({ checkout: CheckoutCreateSchema }),
+  output: CheckoutSchema,
+  async run({ checkout }, ctx) {
+    const source = checkout.cart_id ? await fromCart(checkout.cart_id, ctx) : undefined;
+    if (checkout.cart_id && !source) return ok(errorResponse(ctx, "not_found", "Cart not found or has expired"));
+    const request = source ? { ...checkout, ...source } : checkout;
+    const input = await checkoutInput(request, ctx);
+    if ((request.line_items ?? []).length > 0 && input.lines.length === 0) {
+      return ok(errorResponse(ctx, "out_of_stock", "None of the requested items can be bought.", input.lineMessages));
+    }
+    const key = ctx.meta.idempotencyKey;
+    const seed = checkout.cart_id ? `cart\n${checkout.cart_id}` : key ? `${ctx.meta.profile}\n${key}` : undefined;
+    const id = seed ? await derivedId("chk", ctx.config.idSecret, seed) : await newId("chk", ctx.config.idSecret);
+    const now = ctx.now;
+    const command = {
+      ...(await writeCommand(ctx, id, input, key && (await ledgerEntry("create_checkout", key, id, checkout)))),
+      base: {
+        id,
+        currency: ctx.config.currency,
+        created_at: now,
+        expires_at: now + CHECKOUT_TTL_MS,
+        ...(checkout.cart_id ? { cart_id: checkout.cart_id } : {}),
+      },
+    };
+    return reply(ctx, () => stub(ctx, id).create(command));
+  },
+});
+
+export const getCheckout = defineTool({
+  name: "get_checkout",
+  description: "Get a checkout's current state. An unknown id is a not_found result.",
+  capability: CAPABILITY.checkout,
+  idempotencyKeyRequired: false,
+  input: z.object({ id: IdSchema }),
+  output: CheckoutSchema,
+  async run({ id }, ctx) {
+    if (!(await isIssuedId("chk", ctx.config.idSecret, id))) return ok(notFound(ctx));
+    return reply(ctx, () => stub(ctx, id).read(view(ctx, id)));
+  },
+});
+
+export const updateCheckout = defineTool({
+  name: "update_checkout",
+  description:
+    "Replace a checkout's lines, buyer, fulfillment choices and discount codes (send the whole checkout; fulfillment and discounts left out are kept). Completed and canceled checkouts cannot change.",
+  capability: CAPABILITY.checkout,
+  idempotencyKeyRequired: false,
+  input: z.object({ id: IdSchema, checkout: CheckoutUpdateSchema }),
+  output: CheckoutSchema,
+  async run({ id, checkout }, ctx) {
+    if (typeof checkout.id === "string" && checkout.id !== id) {
+      return err(invalidParams("checkout.id must be omitted or equal the top-level id", { path: "$.checkout.id" }));
+    }
+    if (!(await isIssuedId("chk", ctx.config.idSecret, id))) return ok(notFound(ctx));
+    const key = ctx.meta.idempotencyKey;
+    const input = await checkoutInput(checkout, ctx);
+    const command = await writeCommand(
+      ctx,
+      id,
+      input,
+      key && (await ledgerEntry("update_checkout", key, id, checkout)),
+    );
+    return reply(ctx, () => stub(ctx, id).update(command));
+  },
+});
+
+export const completeCheckout = defineTool({
+  name: "complete_checkout",
+  description:
+    "Place the order: pays with checkout.payment.instruments (a handler from ucp.payment_handlers) and returns the checkout with status completed and order {id, permalink_url}. Requires meta.idempotency-key; a retry with the same key returns the same result and never charges twice.",
+  capability: CAPABILITY.checkout,
+  idempotencyKeyRequired: true,
+  input: z.object({ id: IdSchema, checkout: CheckoutCompleteSchema }),
+  output: CheckoutSchema,
+  async run({ id, checkout }, ctx) {
+    if (!(await isIssuedId("chk", ctx.config.idSecret, id))) return ok(notFound(ctx));
+    const key = ctx.meta.idempotencyKey ?? "";
+    const idempotency = await ledgerEntry("complete_checkout", key, id, checkout);
+    const handlers = paymentHandlers(ctx.config.origin);
+    const handlerIds = Object.values(handlers).flatMap((entries) => entries.map((e) => e.id));
+    const base = { ...view(ctx, id), idempotency };
+    return reply(ctx, async () => {
+      const object = stub(ctx, id);
+      // The stub's RPC typing widens the union; the object returns exactly a CompletionStart.
+      const start = (await object.beginCompletion({ ...base, request: checkout, handlerIds })) as CompletionStart;
+      if (start.kind === "reply") return start.reply;
+      const outcome = await runCompletion(start.checkout, start.plan, key, {
+        env: ctx.env,
+        config: ctx.config,
+        processor: testProcessor,
+        owner: ctx.meta.profile,
+        now: ctx.now,
+      });
+      return object.finishCompletion({ ...base, outcome });
+    });
+  },
+});
+
+export const cancelCheckout = defineTool({
+  name: "cancel_checkout",
+  description: "Cancel an open checkout. Requires meta.idempotency-key. Completed checkouts cannot be canceled here.",
+  capability: CAPABILITY.checkout,
+  idempotencyKeyRequired: true,
+  input: z.object({ id: IdSchema }),
+  output: CheckoutSchema,
+  async run({ id }, ctx) {
+    if (!(await isIssuedId("chk", ctx.config.idSecret, id))) return ok(notFound(ctx));
+    const idempotency = await ledgerEntry("cancel_checkout", ctx.meta.idempotencyKey ?? "", id, null);
+    return reply(ctx, () => stub(ctx, id).cancel({ ...view(ctx, id), idempotency }));
+  },
+});
+
+function stub(ctx: ToolContext, id: string) {
+  return ctx.env.CHECKOUT.getByName(id) as DurableObjectStub<CheckoutObject>;
+}
+
+function envelope(ctx: ToolContext): CheckoutEnvelope {
+  return { ...ctx.envelope(), status: "success", payment_handlers: paymentHandlers(ctx.config.origin) };
+}
+
+function view(ctx: ToolContext, id: string) {
+  return { envelope: envelope(ctx), continueUrl: `${ctx.config.origin}/checkout/${id}` };
+}
+
+/** The cart's lines, context and buyer (UCP: the cart's contents win over the request's). */
+async function fromCart(cartId: string, ctx: ToolContext): Promise<Partial<CheckoutCreate> | undefined> {
+  if (!(await isIssuedId("cart", ctx.config.idSecret, cartId))) return undefined;
+  const cart = ctx.env.CART.getByName(cartId) as DurableObjectStub<CartObject>;
+  const read = await cart.read({ envelope: ctx.envelope(), continueUrl: "" });
+  if (read.kind !== "ok") return undefined;
+  const body = JSON.parse(read.body) as CheckoutCreate;
+  return {
+    line_items: (body.line_items ?? []).map((l) => ({ item: { id: l.item.id }, quantity: l.quantity })),
+    ...(body.context ? { context: body.context } : {}),
+    ...(body.buyer ? { buyer: body.buyer } : {}),
+  };
+}
+
+async function checkoutInput(request: CheckoutCreate | CheckoutUpdate, ctx: ToolContext) {
+  const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
+  const stock = snapshot ? await stockLevels(ctx.env.CATALOG, snapshot) : {};
+  const { lines, messages } = await priceLines(ctx.env.CATALOG, snapshot, request.line_items ?? [], stock);
+  return {
+    lines,
+    lineMessages: messages,
+    buyer: request.buyer,
+    context: request.context,
+    fulfillment: request.fulfillment,
+    discountCodes: request.discounts?.codes,
+    instruments: request.payment?.instruments,
+  };
+}
+
+async function writeCommand(
+  ctx: ToolContext,
+  id: string,
+  input: CheckoutWrite["input"],
+  idempotency: CheckoutWrite["idempotency"] | "" | undefined,
+): Promise<CheckoutWrite> {
+  return { ...view(ctx, id), input, config: commerceConfig(ctx.env), idempotency: idempotency || undefined };
+}
+
+async function ledgerEntry(op: string, key: string, id: string, payload: unknown) {
+  return { key: `${op}:${key}`, hash: await sha256Hex(canonicalJson({ op, id, payload })) };
+}
+
+async function reply(ctx: ToolContext, call: () => Promise<CheckoutReply>): Promise<Result<UcpPayload, ProtocolError>> {
+  let outcome: CheckoutReply;
+  try {
+    outcome = await call();
+  } catch (e) {
+    console.error("checkout call failed", e instanceof Error ? e.message : e);
+    return err(unavailable());
+  }
+  if (outcome.kind === "conflict") return err(conflict);
+  if (outcome.kind === "not_found") return ok(notFound(ctx));
+  return ok(new RawJson(outcome.body));
+}
+
+function notFound(ctx: ToolContext): UcpPayload {
+  return errorResponse(ctx, "not_found", "Checkout not found");
+}
+
+function errorResponse(ctx: ToolContext, code: string, content: string, extra: ReadonlyArray<object> = []): UcpPayload {
+  return {
+    ucp: { ...ctx.envelope("error"), payment_handlers: paymentHandlers(ctx.config.origin) } as UcpEnvelope,
+    messages: [{ type: "error", code, content, severity: "unrecoverable" }, ...extra],
+    continue_url: `${ctx.config.origin}/`,
+  } as UcpPayload;
+}

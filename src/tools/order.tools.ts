@@ -1,0 +1,52 @@
+/** get_order (dev.ucp.shopping.order): the order as it is now, for the platform that placed it. */
+import * as z from "zod";
+import type { OrderObject } from "../../durable-objects/order-object";
+import { isIssuedId } from "../lib/ids";
+import { RawJson } from "../lib/raw-json";
+import { err, ok } from "../lib/result";
+import { CAPABILITY } from "../ucp/capabilities";
+import { unavailable } from "../ucp/errors";
+import { defineTool, type ToolContext, type UcpPayload } from "./types";
+
+const OrderSchema = z
+  .looseObject({
+    ucp: z.looseObject({ version: z.string().describe("Protocol version.") }).describe("UCP metadata."),
+    id: z.string().describe("Order id."),
+    checkout_id: z.string().describe("The checkout that placed it."),
+    permalink_url: z.string().describe("The order's page."),
+    line_items: z.array(z.looseObject({})).describe("Every line the order ever had."),
+    fulfillment: z.looseObject({}).describe("Expectations and events."),
+    currency: z.string().describe("Currency of every amount."),
+    totals: z.array(z.looseObject({})).describe("Totals."),
+  })
+  .describe("An order.");
+
+export const getOrder = defineTool({
+  name: "get_order",
+  description:
+    "Get an order placed by your platform: lines with fulfilled quantities, fulfillment expectations and events, adjustments, totals.",
+  capability: CAPABILITY.order,
+  idempotencyKeyRequired: false,
+  input: z.object({ id: z.string().min(1).max(200).describe("The order id from complete_checkout.") }),
+  output: OrderSchema,
+  async run({ id }, ctx) {
+    if (!(await isIssuedId("ord", ctx.config.idSecret, id))) return ok(outcome(ctx, "not_found", "Order not found."));
+    try {
+      const stub = ctx.env.ORDER.getByName(id) as DurableObjectStub<OrderObject>;
+      const read = await stub.read(ctx.meta.profile, ctx.envelope());
+      if (read.kind === "ok") return ok(new RawJson(read.body));
+      return ok(
+        read.kind === "unauthorized"
+          ? outcome(ctx, "unauthorized", "Not authorized to access this order.")
+          : outcome(ctx, "not_found", "Order not found."),
+      );
+    } catch (e) {
+      console.error("order call failed", e instanceof Error ? e.message : e);
+      return err(unavailable());
+    }
+  },
+});
+
+function outcome(ctx: ToolContext, code: string, content: string): UcpPayload {
+  return { ucp: ctx.envelope("error"), messages: [{ type: "error", code, content, severity: "unrecoverable" }] };
+}

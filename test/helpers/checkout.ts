@@ -1,0 +1,69 @@
+/** Checkout calls for tests: tools/call with meta (and an idempotency key when given). */
+import { expect } from "vitest";
+import { FULL_PROFILE, meta, rpc } from "./mcp";
+import { validateCheckout } from "./official-schema";
+
+// biome-ignore lint/suspicious/noExplicitAny: -- payloads are inspected structurally
+export type Json = any;
+
+export const ADDRESS = {
+  street_address: "123 Main St",
+  address_locality: "Springfield",
+  address_region: "IL",
+  postal_code: "62701",
+  address_country: "US",
+};
+
+export async function tool(name: string, args: Record<string, unknown>, key?: string, profile = FULL_PROFILE) {
+  const extra = key ? { "idempotency-key": key } : {};
+  return rpc("tools/call", { name, arguments: { meta: meta(profile, extra), ...args } });
+}
+
+/** A successful tool call's payload, validated as a checkout (with extensions). */
+export async function checkoutCall(name: string, args: Record<string, unknown>, key?: string): Promise<Json> {
+  const reply = await tool(name, args, key);
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  const payload = reply.body.result?.structuredContent;
+  expect(payload, JSON.stringify(reply.body)).toBeDefined();
+  if (payload.ucp.status === "success") expect(validateCheckout(payload)).toEqual([]);
+  return payload;
+}
+
+export const pay = (token: string, handler = "mock_payment_handler") => ({
+  payment: {
+    instruments: [
+      {
+        id: "instr_1",
+        handler_id: handler,
+        type: "card",
+        selected: true,
+        display: { brand: "visa", last_digits: "4242" },
+        credential: { type: "token", token },
+      },
+    ],
+  },
+});
+
+/** A checkout that is ready to complete: buyer email and a US shipping address. */
+export async function readyCheckout(
+  lines: Array<{ id: string; quantity: number }>,
+  extra: Record<string, unknown> = {},
+) {
+  return checkoutCall("create_checkout", {
+    checkout: {
+      line_items: lines.map((l) => ({ item: { id: l.id }, quantity: l.quantity })),
+      buyer: { email: "jane@example.com", first_name: "Jane" },
+      fulfillment: { methods: [{ type: "shipping", destinations: [ADDRESS] }] },
+      ...extra,
+    },
+  });
+}
+
+/** sum(non-total) === total, and line totals add up to the subtotal. */
+export function expectTotalsAddUp(checkout: Json) {
+  const total = checkout.totals.find((t: Json) => t.type === "total").amount;
+  const rest = checkout.totals.filter((t: Json) => t.type !== "total").reduce((s: number, t: Json) => s + t.amount, 0);
+  expect(rest).toBe(total);
+  const subtotal = checkout.totals.find((t: Json) => t.type === "subtotal").amount;
+  expect(checkout.line_items.reduce((s: number, l: Json) => s + l.item.price * l.quantity, 0)).toBe(subtotal);
+}
