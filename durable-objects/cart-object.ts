@@ -5,8 +5,16 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Message } from "../schemas/ucp/common";
-import { type CartContent, type CartState, isExpired, newCart, replaceContent } from "../src/cart/cart-state";
+import {
+  type CartContent,
+  type CartState,
+  discountMessages,
+  isExpired,
+  newCart,
+  replaceContent,
+} from "../src/cart/cart-state";
 import { cartPayload } from "../src/cart/cart-view";
+import type { CommerceConfig } from "../src/checkout/commerce-config";
 import type { UcpEnvelope } from "../src/tools/types";
 import {
   checkLedger,
@@ -35,6 +43,8 @@ export interface CartCommand extends CartView {
   readonly content: CartContent;
   readonly messages: readonly Message[];
   readonly ttlMs: number;
+  /** Discount codes are priced by the merchant's configuration. */
+  readonly config: Pick<CommerceConfig, "discounts">;
   readonly idempotency: IdempotencyInput | undefined;
 }
 
@@ -53,9 +63,11 @@ export class CartObject extends DurableObject<Env> {
       const seen = this.#ledger(command.idempotency, now);
       if (seen) return seen;
       const existing = this.#load(now);
-      const cart = existing ?? newCart(command.cartId, command.currency, command.content, now, command.ttlMs);
+      const pricing = { config: command.config, now, ttlMs: command.ttlMs };
+      const cart = existing ?? newCart(command.cartId, command.currency, command.content, pricing);
       if (!existing) this.#save(cart);
-      return this.#respond(cartPayload(cart, command.envelope, command.continueUrl, command.messages), command, now);
+      const messages = [...command.messages, ...discountMessages(command.content, cart, pricing)];
+      return this.#respond(cartPayload(cart, command.envelope, command.continueUrl, messages), command, now);
     });
     await this.#arm();
     return reply;
@@ -77,9 +89,11 @@ export class CartObject extends DurableObject<Env> {
       if (seen) return seen;
       const cart = this.#load(now);
       if (!cart) return { kind: "not_found" } as const;
-      const next = replaceContent(cart, command.content, now, command.ttlMs);
+      const pricing = { config: command.config, now, ttlMs: command.ttlMs };
+      const next = replaceContent(cart, command.content, pricing);
       this.#save(next);
-      return this.#respond(cartPayload(next, command.envelope, command.continueUrl, command.messages), command, now);
+      const messages = [...command.messages, ...discountMessages(command.content, next, pricing)];
+      return this.#respond(cartPayload(next, command.envelope, command.continueUrl, messages), command, now);
     });
     await this.#arm();
     return reply;

@@ -33,6 +33,16 @@ export const LineItemRequestSchema = z
   .describe("A requested line.");
 export type LineItemRequest = z.infer<typeof LineItemRequestSchema>;
 
+export const DiscountsRequestSchema = z
+  .looseObject({
+    codes: z
+      .array(z.string().max(64))
+      .max(10)
+      .optional()
+      .describe("Discount codes; replaces the previous codes, [] clears."),
+  })
+  .describe("Discounts request (dev.ucp.shopping.discount).");
+
 export const CartRequestSchema = z
   .looseObject({
     line_items: z
@@ -43,6 +53,7 @@ export const CartRequestSchema = z
     buyer: BuyerSchema.optional(),
     signals: SignalsSchema.optional(),
     attribution: AttributionSchema.optional(),
+    discounts: DiscountsRequestSchema.optional(),
   })
   .describe("A cart as the platform sends it: full replacement on update.");
 export type CartRequest = z.infer<typeof CartRequestSchema>;
@@ -88,6 +99,7 @@ export const CartSchema = z
     messages: z.array(MessageSchema).optional().describe("What happened to the request's lines."),
     continue_url: z.url().optional().describe("Where a human can pick the cart up."),
     expires_at: z.string().optional().describe("When the cart expires (RFC 3339)."),
+    discounts: z.looseObject({}).optional().describe("Codes and applied discounts."),
   })
   .describe("A cart.");
 export type Cart = z.infer<typeof CartSchema>;

@@ -3,7 +3,14 @@
  * extensions, payment.json), 2026-04-08: requests as platforms send them, and the response.
  */
 import * as z from "zod";
-import { BuyerSchema, CART_LIMITS, LineItemRequestSchema, LineItemSchema, TotalSchema } from "./cart";
+import {
+  BuyerSchema,
+  CART_LIMITS,
+  DiscountsRequestSchema,
+  LineItemRequestSchema,
+  LineItemSchema,
+  TotalSchema,
+} from "./cart";
 import {
   AttributionSchema,
   ContextSchema,
@@ -64,16 +71,6 @@ export const FulfillmentRequestSchema = z
   })
   .describe("Fulfillment request (dev.ucp.shopping.fulfillment).");
 export type FulfillmentRequest = z.infer<typeof FulfillmentRequestSchema>;
-
-export const DiscountsRequestSchema = z
-  .looseObject({
-    codes: z
-      .array(z.string().max(64))
-      .max(10)
-      .optional()
-      .describe("Discount codes; replaces the previous codes, [] clears."),
-  })
-  .describe("Discounts request (dev.ucp.shopping.discount).");
 
 export const ConsentSchema = z
   .looseObject({

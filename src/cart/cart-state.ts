@@ -6,6 +6,9 @@
 import type * as z from "zod";
 import type { Buyer, LineItem, Total } from "../../schemas/ucp/cart";
 import type { ContextSchema } from "../../schemas/ucp/common";
+import type { CommerceConfig } from "../checkout/commerce-config";
+import { applyDiscounts } from "../checkout/discounts";
+import { checkoutTotals, lineTotals as discountedLineTotals } from "../checkout/totals";
 import type { PricedLine } from "./pricing";
 
 export type Context = z.infer<typeof ContextSchema>;
@@ -16,6 +19,10 @@ export interface CartState {
   readonly currency: string;
   readonly context?: Context;
   readonly buyer?: Buyer;
+  /** Discount extension (it extends carts too): codes as sent, and what they took off. */
+  readonly discounts?: { readonly codes: readonly string[]; readonly applied: readonly unknown[] };
+  /** Positive discount per line id, from the codes. */
+  readonly line_discounts?: Readonly<Record<string, number>>;
   /** Next number for `li_<n>` ids: line ids are never reused within a cart. */
   readonly next_line: number;
   readonly created_at: number;
@@ -26,11 +33,27 @@ export interface CartContent {
   readonly lines: readonly PricedLine[];
   readonly context?: Context;
   readonly buyer?: Buyer;
+  readonly discountCodes?: readonly string[];
 }
 
-export function newCart(id: string, currency: string, content: CartContent, now: number, ttlMs: number): CartState {
-  const base: CartState = { id, line_items: [], currency, next_line: 1, created_at: now, expires_at: now + ttlMs };
-  return replaceContent(base, content, now, ttlMs);
+/** What pricing a cart needs besides its content. */
+export interface CartPricing {
+  readonly config: Pick<CommerceConfig, "discounts">;
+  readonly now: number;
+  readonly ttlMs: number;
+}
+
+export function newCart(id: string, currency: string, content: CartContent, pricing: CartPricing): CartState {
+  const now = pricing.now;
+  const base: CartState = {
+    id,
+    line_items: [],
+    currency,
+    next_line: 1,
+    created_at: now,
+    expires_at: now + pricing.ttlMs,
+  };
+  return replaceContent(base, content, pricing);
 }
 
 /**
@@ -38,11 +61,29 @@ export function newCart(id: string, currency: string, content: CartContent, now:
  * or else when it asks for the same item as an existing line; other lines get fresh ids.
  * Activity extends the expiry.
  */
-export function replaceContent(cart: CartState, content: CartContent, now: number, ttlMs: number): CartState {
+export function replaceContent(cart: CartState, content: CartContent, pricing: CartPricing): CartState {
   const ids = assignLineIds(cart, content.lines);
+  const codes = content.discountCodes ?? [];
+  const subtotals = content.lines.map((line, i) => ({
+    id: ids.ids[i] as string,
+    subtotal: line.item.price * line.quantity,
+  }));
+  const discounts = applyDiscounts({
+    codes,
+    lines: subtotals,
+    config: pricing.config,
+    now: pricing.now,
+    currency: cart.currency,
+  });
   const line_items = content.lines.map((line, i): LineItem => {
-    const amount = line.item.price * line.quantity;
-    return { id: ids.ids[i] as string, item: { ...line.item }, quantity: line.quantity, totals: lineTotals(amount) };
+    const { id, subtotal } = subtotals[i] as { id: string; subtotal: number };
+    const off = discounts.lineDiscounts[id] ?? 0;
+    return {
+      id,
+      item: { ...line.item },
+      quantity: line.quantity,
+      totals: off > 0 ? discountedLineTotals(subtotal, off) : lineTotals(subtotal),
+    };
   });
   return {
     id: cart.id,
@@ -50,10 +91,21 @@ export function replaceContent(cart: CartState, content: CartContent, now: numbe
     currency: cart.currency,
     ...(content.context ? { context: content.context } : {}),
     ...(content.buyer ? { buyer: content.buyer } : {}),
+    ...(codes.length > 0
+      ? { discounts: { codes: discounts.codes, applied: discounts.applied }, line_discounts: discounts.lineDiscounts }
+      : {}),
     next_line: ids.next,
     created_at: cart.created_at,
-    expires_at: now + ttlMs,
+    expires_at: pricing.now + pricing.ttlMs,
   };
+}
+
+/** Discount warnings (rejected codes) of a content change, for the response's messages. */
+export function discountMessages(content: CartContent, cart: CartState, pricing: CartPricing) {
+  const codes = content.discountCodes ?? [];
+  if (codes.length === 0) return [];
+  const lines = cart.line_items.map((l) => ({ id: l.id, subtotal: l.item.price * l.quantity }));
+  return applyDiscounts({ codes, lines, config: pricing.config, now: pricing.now, currency: cart.currency }).messages;
 }
 
 /** Line ids for a full replacement (shared by carts and checkouts). */
@@ -88,7 +140,9 @@ function lineTotals(amount: number): Total[] {
 /** Cart totals: exactly one subtotal and one total (estimates: no shipping or tax yet). */
 export function cartTotals(cart: CartState): Total[] {
   const subtotal = cart.line_items.reduce((sum, line) => sum + line.item.price * line.quantity, 0);
-  return lineTotals(subtotal);
+  const itemsDiscount = Object.values(cart.line_discounts ?? {}).reduce((sum, d) => sum + d, 0);
+  if (itemsDiscount === 0) return lineTotals(subtotal);
+  return checkoutTotals({ merchandise: subtotal, itemsDiscount, orderDiscount: 0, taxes: [] });
 }
 
 export function isExpired(cart: CartState, now: number): boolean {

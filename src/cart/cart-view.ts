@@ -12,6 +12,7 @@ export function cartPayload(cart: CartState, envelope: UcpEnvelope, continueUrl:
     totals: cartTotals(cart),
     ...(cart.context ? { context: cart.context } : {}),
     ...(cart.buyer ? { buyer: cart.buyer } : {}),
+    ...(cart.discounts ? { discounts: cart.discounts } : {}),
     ...(messages.length > 0 ? { messages } : {}),
     continue_url: continueUrl,
     expires_at: new Date(cart.expires_at).toISOString(),

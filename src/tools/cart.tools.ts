@@ -7,6 +7,7 @@ import { cartContinueUrl, cartNotFound } from "../cart/cart-view";
 import { priceLines } from "../cart/pricing";
 import { catalogSnapshot } from "../catalog/kv-catalog";
 import { stockLevels } from "../catalog/stock";
+import { commerceConfig } from "../checkout/merchant-commerce";
 import { canonicalJson, sha256Hex } from "../lib/canonical-json";
 import { derivedId, isIssuedId, newId } from "../lib/ids";
 import { RawJson } from "../lib/raw-json";
@@ -127,6 +128,7 @@ async function priceCart(cart: CartRequest, ctx: ToolContext) {
     lines,
     ...(cart.context ? { context: cart.context } : {}),
     ...(cart.buyer ? { buyer: cart.buyer } : {}),
+    ...(cart.discounts?.codes ? { discountCodes: cart.discounts.codes } : {}),
   };
   return { content, messages };
 }
@@ -145,6 +147,7 @@ async function cartCommand(
     content: priced.content,
     messages: priced.messages,
     ttlMs: ctx.config.cartTtlMs,
+    config: commerceConfig(ctx.env),
     idempotency: idempotency || undefined,
   };
 }

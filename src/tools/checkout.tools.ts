@@ -180,6 +180,8 @@ async function fromCart(cartId: string, ctx: ToolContext): Promise<Partial<Check
     line_items: (body.line_items ?? []).map((l) => ({ item: { id: l.item.id }, quantity: l.quantity })),
     ...(body.context ? { context: body.context } : {}),
     ...(body.buyer ? { buyer: body.buyer } : {}),
+    // UCP discount: codes applied on the cart MUST carry into the checkout.
+    ...(body.discounts?.codes ? { discounts: { codes: body.discounts.codes } } : {}),
   };
 }
 

@@ -71,7 +71,7 @@ export const BUSINESS_CAPABILITIES: CapabilityRegistry = {
       version: UCP_VERSION,
       spec: `${SPEC_BASE}/discount`,
       schema: `${SCHEMA_BASE}/discount.json`,
-      extends: CAPABILITY.checkout,
+      extends: [CAPABILITY.checkout, CAPABILITY.cart],
     },
   ],
   [CAPABILITY.buyerConsent]: [

@@ -39,7 +39,11 @@ describe("create_cart", () => {
       { type: "total", amount: 15000 },
     ]);
     expect(cart.currency).toBe("USD");
-    expect(cart.ucp.capabilities).toEqual({ "dev.ucp.shopping.cart": [{ version: "2026-04-08" }] });
+    // the cart and the extensions of it that were negotiated (discount extends carts too), nothing else
+    expect(cart.ucp.capabilities).toEqual({
+      "dev.ucp.shopping.cart": [{ version: "2026-04-08" }],
+      "dev.ucp.shopping.discount": [{ version: "2026-04-08" }],
+    });
   });
 
   it("adds up lines into exactly one subtotal and one total in integer minor units", async () => {
@@ -236,5 +240,33 @@ describe("update_cart, get_cart, cancel_cart", () => {
       expect(payload.messages[0].code).toBe("not_found");
       expect(validateOfficial(OFFICIAL.errorResponse, payload).errors).toEqual([]);
     }
+  });
+});
+
+describe("discount codes on carts", () => {
+  it("applies a code as an items_discount, echoes the codes and warns about rejected ones", async () => {
+    const cart = await createCart({
+      line_items: [{ item: { id: "item_456" }, quantity: 2 }],
+      discounts: { codes: ["SAVE10", "nope"] },
+    });
+    expect(cart.discounts.codes).toEqual(["SAVE10", "nope"]);
+    expect(cart.discounts.applied[0]).toMatchObject({ code: "SAVE10", amount: 1500 });
+    expect(cart.line_items[0].totals).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: "items_discount", amount: -1500 })]),
+    );
+    expect(cart.totals.find((t: { type: string }) => t.type === "total").amount).toBe(15000 - 1500);
+    expect(cart.messages).toEqual([
+      expect.objectContaining({ code: "discount_code_invalid", path: "$.discounts.codes[1]" }),
+    ]);
+  });
+
+  it("carries the cart's codes into a checkout made from it", async () => {
+    const cart = await createCart({
+      line_items: [{ item: { id: "item_456" }, quantity: 1 }],
+      discounts: { codes: ["SAVE10"] },
+    });
+    const checkout = await cartCall("create_checkout", { checkout: { cart_id: cart.id } });
+    expect(checkout.discounts.codes).toEqual(["SAVE10"]);
+    expect(checkout.totals.find((t: { type: string }) => t.type === "items_discount").amount).toBe(-750);
   });
 });
