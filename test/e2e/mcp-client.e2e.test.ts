@@ -14,6 +14,15 @@ const PROFILE = "https://platform.example/profiles/v2026-01/shopping-agent.json"
 const META = { "ucp-agent": { profile: PROFILE } };
 const CATALOG_TOOLS = ["get_product", "lookup_catalog", "search_catalog"];
 const CART_TOOLS = ["cancel_cart", "create_cart", "get_cart", "update_cart"];
+const CHECKOUT_TOOLS = [
+  "cancel_checkout",
+  "complete_checkout",
+  "create_checkout",
+  "get_checkout",
+  "get_order",
+  "update_checkout",
+];
+const ALL_TOOLS = [...CART_TOOLS, ...CATALOG_TOOLS, ...CHECKOUT_TOOLS].sort();
 
 // biome-ignore lint/suspicious/noExplicitAny: -- payloads are inspected structurally
 type Json = any;
@@ -70,10 +79,10 @@ describe("MCP SDK client against npm start", () => {
     await expect(c.ping()).resolves.toBeDefined();
   });
 
-  it("lists exactly the catalog and cart tools, with described schemas", async () => {
+  it("lists exactly the catalog, cart, checkout and order tools, with described schemas", async () => {
     const c = await connected();
     const { tools } = await c.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([...CART_TOOLS, ...CATALOG_TOOLS].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(ALL_TOOLS);
     for (const tool of tools.filter((t) => CATALOG_TOOLS.includes(t.name))) {
       expect(tool.description, tool.name).toMatch(/\S/);
       const input = tool.inputSchema as Json;
@@ -171,7 +180,7 @@ describe("Streamable HTTP over raw fetch", () => {
       .join("\n");
     const message = JSON.parse(data);
     expect(message).toMatchObject({ jsonrpc: "2.0", id: "sse-1" });
-    expect(message.result.tools.map((t: Json) => t.name).sort()).toEqual([...CART_TOOLS, ...CATALOG_TOOLS].sort());
+    expect(message.result.tools.map((t: Json) => t.name).sort()).toEqual(ALL_TOOLS);
   });
 
   it("rejects GET on the MCP endpoint with 405", async () => {
@@ -250,5 +259,112 @@ describe("a cart's life through the MCP SDK client", () => {
     const gone = await cartCall("get_cart", { id: created.id });
     expect(gone.ucp.status).toBe("error");
     expect(gone.messages[0].code).toBe("not_found");
+  });
+});
+
+describe("the whole journey through the MCP SDK client", () => {
+  async function step(name: string, args: Record<string, unknown>, key?: string): Promise<Json> {
+    const c = await connected();
+    const meta = key ? { ...META, "idempotency-key": key } : META;
+    const result = await c.callTool({ name, arguments: { meta, ...args } });
+    expect(result.isError ?? false).toBe(false);
+    return result.structuredContent;
+  }
+  /** Totals add up: the lines make the subtotal, and every other entry sums to the total. */
+  function expectArithmetic(resource: Json) {
+    const amount = (type: string) => resource.totals.find((t: Json) => t.type === type)?.amount;
+    const lines = resource.line_items.reduce((s: number, l: Json) => s + l.item.price * l.quantity, 0);
+    expect(amount("subtotal")).toBe(lines);
+    const others = resource.totals
+      .filter((t: Json) => t.type !== "total")
+      .reduce((s: number, t: Json) => s + t.amount, 0);
+    expect(amount("total")).toBe(others);
+    for (const line of resource.line_items) {
+      const lineTotal = line.totals.find((t: Json) => t.type === "total").amount;
+      const lineRest = line.totals
+        .filter((t: Json) => t.type !== "total")
+        .reduce((s: number, t: Json) => s + t.amount, 0);
+      expect(lineTotal).toBe(lineRest);
+    }
+  }
+
+  it("search → cart → checkout from the cart → buyer and shipping → discount → complete → get_order", async () => {
+    const found = await step("search_catalog", { catalog: { query: "runner pro" } });
+    const product = found.products.find((p: Json) => p.id === "prod_abc123");
+    const variant = product.variants[0];
+
+    const cart = await step(
+      "create_cart",
+      { cart: { line_items: [{ item: { id: variant.id }, quantity: 2 }] } },
+      crypto.randomUUID(),
+    );
+    expect(cart.line_items[0].item.price).toBe(variant.price.amount);
+    expectArithmetic(cart);
+
+    const started = await step("create_checkout", { checkout: { cart_id: cart.id } });
+    expect(started.status).toBe("incomplete");
+    expect(started.line_items.map((l: Json) => [l.item.id, l.quantity])).toEqual([[variant.id, 2]]);
+    expectArithmetic(started);
+
+    const lines = started.line_items.map((l: Json) => ({ id: l.id, item: { id: l.item.id }, quantity: l.quantity }));
+    const shipped = await step("update_checkout", {
+      id: started.id,
+      checkout: {
+        line_items: lines,
+        buyer: { email: "jane@example.com", first_name: "Jane" },
+        fulfillment: {
+          methods: [
+            {
+              type: "shipping",
+              destinations: [
+                {
+                  street_address: "1 Market St",
+                  address_locality: "San Francisco",
+                  address_region: "CA",
+                  postal_code: "94105",
+                  address_country: "US",
+                },
+              ],
+            },
+          ],
+        },
+      },
+    });
+    expect(shipped.status).toBe("ready_for_complete");
+    expect(shipped.totals.some((t: Json) => t.type === "tax")).toBe(true);
+    expectArithmetic(shipped);
+
+    const discounted = await step("update_checkout", {
+      id: started.id,
+      checkout: { line_items: lines, buyer: { email: "jane@example.com" }, discounts: { codes: ["SAVE10"] } },
+    });
+    const itemsDiscount = discounted.totals.find((t: Json) => t.type === "items_discount").amount;
+    expect(itemsDiscount).toBe(-Math.round((2 * variant.price.amount) / 10));
+    expect(discounted.fulfillment.methods[0].destinations).toEqual(shipped.fulfillment.methods[0].destinations);
+    expectArithmetic(discounted);
+
+    const instrument = {
+      id: "instr_1",
+      handler_id: "mock_payment_handler",
+      type: "card",
+      selected: true,
+      credential: { type: "token", token: "success_token" },
+    };
+    const done = await step(
+      "complete_checkout",
+      { id: started.id, checkout: { payment: { instruments: [instrument] } } },
+      crypto.randomUUID(),
+    );
+    expect(done.status).toBe("completed");
+    expect(done.totals).toEqual(discounted.totals);
+
+    const order = await step("get_order", { id: done.order.id });
+    expect(order.checkout_id).toBe(started.id);
+    expect(order.totals).toEqual(done.totals);
+    expect(order.line_items[0].quantity.total).toBe(2);
+    expectArithmetic({
+      ...order,
+      line_items: order.line_items.map((l: Json) => ({ ...l, quantity: l.quantity.total })),
+    });
   });
 });
