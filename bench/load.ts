@@ -18,6 +18,11 @@ export interface Scenario {
   nextBody(): string;
   /** Cheap per-response check (runs under load); a string names what is wrong. */
   check(status: number, text: string): string | undefined;
+  /**
+   * A multi-request unit (e.g. a checkout journey): when present it replaces the single
+   * post; latency is the whole journey's and a returned string names what went wrong.
+   */
+  journey?(send: (body: string) => Promise<{ status: number; text: string }>): Promise<string | undefined>;
 }
 
 export interface LoadOptions {
@@ -86,9 +91,13 @@ async function closedLoop(
       const t0 = performance.now();
       let problem: string | undefined;
       try {
-        const { status, text } = await post(agent, url, body, options.timeoutMs);
+        if (scenario.journey) {
+          problem = await scenario.journey((next) => post(agent, url, next, options.timeoutMs));
+        } else {
+          const { status, text } = await post(agent, url, body, options.timeoutMs);
+          problem = scenario.check(status, text);
+        }
         const elapsed = performance.now() - t0;
-        problem = scenario.check(status, text);
         if (!problem) tally.latencies.push(elapsed);
       } catch (e) {
         problem = e instanceof Error ? e.message : String(e);

@@ -24,7 +24,7 @@ import {
   withServerTime,
   writeReport,
 } from "./report";
-import { buildQueries, cartScenarios, catalogScenarios, pickProductIds } from "./scenarios";
+import { buildQueries, cartScenarios, catalogScenarios, journeyScenario, pickProductIds } from "./scenarios";
 import { type Servers, seedCatalog, startServers } from "./server";
 import { makeCarts, verify } from "./verify";
 
@@ -135,6 +135,7 @@ async function bench(outdir: string, track: (servers: Servers) => void): Promise
   const scenarios = [
     ...catalogScenarios({ origin: servers.origin, queries, productIds }),
     ...cartScenarios({ origin: servers.origin, productIds: buyable, cartIds }),
+    journeyScenario(servers.origin, buyable),
   ].filter((s) => only.length === 0 || only.includes(s.name));
   const results = await measureAll(scenarios, options, idleWaitSeconds);
 

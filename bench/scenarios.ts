@@ -210,3 +210,95 @@ export function cartScenarios({ origin, productIds, cartIds }: CartInputs): Scen
     },
   ];
 }
+
+const ADDRESS = {
+  street_address: "1 Market St",
+  address_locality: "San Francisco",
+  address_region: "CA",
+  postal_code: "94105",
+  address_country: "US",
+};
+
+/**
+ * The checkout journey an agent runs to buy: create (lines, buyer, address), update (a
+ * discount code and express shipping), complete (test token). One unit = three requests.
+ */
+export function journeyScenario(origin: string, productIds: readonly string[]): Scenario {
+  let next = 0;
+  let keys = 0;
+  const ok = (status: number, text: string, want: string) =>
+    status === 200 && text.includes(`"status":"${want}"`) ? undefined : `HTTP ${status}: ${problemOf(text)}`;
+  return {
+    name: "checkout_journey",
+    url: `${origin}${MCP_PATH}`,
+    baseline: "do_roundtrip",
+    nextBody: () => "",
+    check: () => undefined,
+    async journey(send) {
+      const i = next++;
+      const lines = cartLines(productIds, i);
+      const buyer = { email: `buyer${i}@example.com` };
+      const create = await send(
+        cartCall(1, "create_checkout", {
+          checkout: {
+            line_items: lines,
+            buyer,
+            fulfillment: { methods: [{ type: "shipping", destinations: [ADDRESS] }] },
+          },
+        }),
+      );
+      const created = ok(create.status, create.text, "ready_for_complete");
+      if (created) return `create: ${created}`;
+      const id = (JSON.parse(create.text) as { result: { structuredContent: { id: string } } }).result.structuredContent
+        .id;
+      const update = await send(
+        cartCall(2, "update_checkout", {
+          id,
+          checkout: {
+            line_items: lines,
+            buyer,
+            discounts: { codes: ["SAVE10"] },
+            fulfillment: { methods: [{ groups: [{ selected_option_id: "express" }] }] },
+          },
+        }),
+      );
+      const updated = ok(update.status, update.text, "ready_for_complete");
+      if (updated) return `update: ${updated}`;
+      const instrument = {
+        id: "i1",
+        handler_id: "mock_payment_handler",
+        type: "card",
+        credential: { type: "token", token: "success_token" },
+      };
+      const complete = await send(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 3,
+          method: "tools/call",
+          params: {
+            name: "complete_checkout",
+            arguments: {
+              meta: { ...META, "idempotency-key": `bench-${keys++}` },
+              id,
+              checkout: { payment: { instruments: [instrument] } },
+            },
+          },
+        }),
+      );
+      const completed = ok(complete.status, complete.text, "completed");
+      return completed ? `complete: ${completed}` : undefined;
+    },
+  };
+}
+
+/** The messages of a UCP answer (what went wrong), else the start of the text. */
+function problemOf(text: string): string {
+  try {
+    const reply = JSON.parse(text) as { result?: { structuredContent?: { status?: string; messages?: unknown } } };
+    const content = reply.result?.structuredContent;
+    if (content?.messages) return `status ${content.status}: ${JSON.stringify(content.messages).slice(0, 400)}`;
+  } catch {
+    // not JSON: fall through
+  }
+  return text.slice(0, 300);
+}

@@ -20,6 +20,10 @@ const PROFILE_BODY = JSON.stringify({
       "dev.ucp.shopping.catalog.search": [{ version: "2026-04-08" }],
       "dev.ucp.shopping.catalog.lookup": [{ version: "2026-04-08" }],
       "dev.ucp.shopping.cart": [{ version: "2026-04-08" }],
+      "dev.ucp.shopping.checkout": [{ version: "2026-04-08" }],
+      "dev.ucp.shopping.order": [{ version: "2026-04-08" }],
+      "dev.ucp.shopping.fulfillment": [{ version: "2026-04-08" }],
+      "dev.ucp.shopping.discount": [{ version: "2026-04-08" }],
     },
   },
 });
@@ -88,7 +92,12 @@ export async function startServers(scriptPath: string, port: number): Promise<Se
         compatibilityDate: "2026-04-01",
         compatibilityFlags: ["nodejs_compat"],
         kvNamespaces: ["CATALOG"],
-        durableObjects: { CART: { className: "CartObject", useSQLite: true } },
+        durableObjects: {
+          CART: { className: "CartObject", useSQLite: true },
+          CHECKOUT: { className: "CheckoutObject", useSQLite: true },
+          ORDER: { className: "OrderObject", useSQLite: true },
+          INVENTORY: { className: "InventoryObject", useSQLite: true },
+        },
         bindings: {
           MERCHANT_NAME: "Bench Store",
           MERCHANT_ORIGIN: "https://bench.example",

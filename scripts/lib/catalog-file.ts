@@ -27,7 +27,7 @@ export interface CatalogProblem {
 export interface ValidCatalog {
   readonly currency: string;
   readonly products: Product[];
-  /** variant id → units on hand, for variants that declare stock */
+  /** variant id → units on hand, for variants that declare stock and are limited by it */
   readonly stock: Record<string, number>;
 }
 
@@ -75,7 +75,9 @@ export function validateCatalog(
     if (problems.length > before) return;
     const { variants, price_range, ...rest } = product;
     const clean = variants.map(({ stock: units, ...variant }) => {
-      if (units !== undefined) stock[variant.id] = units;
+      // Backorder and preorder sell past what is on hand: their stock is not a limit.
+      const status = variant.availability?.status;
+      if (units !== undefined && status !== "backorder" && status !== "preorder") stock[variant.id] = units;
       return variant;
     });
     const derived = priceRange(clean);

@@ -78,3 +78,20 @@ describe("validateCatalog (the loader's gate)", () => {
     expect(data.filter((d) => d.key.startsWith("product:"))).toHaveLength(catalog.products.length);
   });
 });
+
+describe("stock levels", () => {
+  it("limits only what stock limits: backorder and preorder variants are not in the stock map", () => {
+    const { catalog } = validateCatalog(demo, "USD");
+    const variants = demo.products.flatMap((p) => p.variants) as Array<{
+      id: string;
+      availability?: { status?: string };
+    }>;
+    const unlimited = variants.filter(
+      (v) => v.availability?.status === "backorder" || v.availability?.status === "preorder",
+    );
+    expect(unlimited.length).toBeGreaterThan(0);
+    for (const v of unlimited) expect(catalog?.stock).not.toHaveProperty(v.id);
+    const limited = variants.find((v) => v.availability?.status === "in_stock");
+    expect(catalog?.stock).toHaveProperty(limited?.id as string);
+  });
+});
