@@ -32,6 +32,8 @@ const CART_SCHEMA = `CREATE TABLE IF NOT EXISTS cart (
   expires_at INTEGER NOT NULL
 )`;
 
+const LINK_SCHEMA = "CREATE TABLE IF NOT EXISTS checkout_link (id INTEGER PRIMARY KEY, generation INTEGER NOT NULL)";
+
 export interface CartView {
   readonly envelope: UcpEnvelope;
   readonly continueUrl: string;
@@ -113,6 +115,32 @@ export class CartObject extends DurableObject<Env> {
     });
     await this.#arm();
     return reply;
+  }
+
+  /**
+   * Which checkout generation this cart is on (0 before any). UCP keeps one open checkout
+   * per cart; when it closes, `advanceCheckout(seen)` moves to the next one, once even if
+   * called concurrently (compare and set).
+   */
+  async checkoutGeneration(): Promise<number> {
+    if (!this.#hasTables() || !hasTable(this.ctx.storage.sql, "checkout_link")) return 0;
+    return (
+      this.ctx.storage.sql.exec<{ generation: number }>("SELECT generation FROM checkout_link").toArray()[0]
+        ?.generation ?? 0
+    );
+  }
+
+  async advanceCheckout(seen: number): Promise<number> {
+    if (!this.#hasTables()) return seen;
+    return this.ctx.storage.transactionSync(() => {
+      const sql = this.ctx.storage.sql;
+      sql.exec(LINK_SCHEMA);
+      const current =
+        sql.exec<{ generation: number }>("SELECT generation FROM checkout_link").toArray()[0]?.generation ?? 0;
+      if (current !== seen) return current;
+      sql.exec("INSERT OR REPLACE INTO checkout_link (id, generation) VALUES (1, ?)", seen + 1);
+      return seen + 1;
+    });
   }
 
   /** Alarms are at-least-once: clears what is due, then re-arms for the next deadline. */

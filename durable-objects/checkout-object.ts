@@ -67,6 +67,11 @@ export class CheckoutObject extends DurableObject<Env> {
     return reply;
   }
 
+  /** The session's status, or null when there is none (writes nothing). */
+  async status(): Promise<CheckoutState["status"] | null> {
+    return this.#exists() ? (this.#load(Date.now())?.status ?? null) : null;
+  }
+
   async read(view: CheckoutView): Promise<CheckoutReply> {
     const checkout = this.#exists() ? this.#load(Date.now()) : undefined;
     if (!checkout) return { kind: "not_found" };

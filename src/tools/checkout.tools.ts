@@ -56,8 +56,11 @@ export const createCheckout = defineTool({
       return ok(errorResponse(ctx, "out_of_stock", "None of the requested items can be bought.", input.lineMessages));
     }
     const key = ctx.meta.idempotencyKey;
-    const seed = checkout.cart_id ? `cart\n${checkout.cart_id}` : key ? `${ctx.meta.profile}\n${key}` : undefined;
-    const id = seed ? await derivedId("chk", ctx.config.idSecret, seed) : await newId("chk", ctx.config.idSecret);
+    const id = checkout.cart_id
+      ? await cartCheckoutId(checkout.cart_id, ctx)
+      : key
+        ? await derivedId("chk", ctx.config.idSecret, `${ctx.meta.profile}\n${key}`)
+        : await newId("chk", ctx.config.idSecret);
     const now = ctx.now;
     const command = {
       ...(await writeCommand(ctx, id, input, key && (await ledgerEntry("create_checkout", key, id, checkout)))),
@@ -167,6 +170,21 @@ function envelope(ctx: ToolContext): CheckoutEnvelope {
 
 function view(ctx: ToolContext, id: string) {
   return { envelope: envelope(ctx), continueUrl: `${ctx.config.origin}/checkout/${id}` };
+}
+
+/**
+ * The cart's checkout: the current generation's id while that checkout is open (UCP: one
+ * active checkout per cart, returned again), else the next generation's. Ids are derived,
+ * so concurrent creates for one cart converge on one checkout.
+ */
+async function cartCheckoutId(cartId: string, ctx: ToolContext): Promise<string> {
+  const cart = ctx.env.CART.getByName(cartId) as DurableObjectStub<CartObject>;
+  const idFor = (generation: number) => derivedId("chk", ctx.config.idSecret, `cart\n${cartId}\n${generation}`);
+  const generation = await cart.checkoutGeneration();
+  const id = await idFor(generation);
+  const status = await stub(ctx, id).status();
+  if (status !== "completed" && status !== "canceled") return id;
+  return idFor(await cart.advanceCheckout(generation));
 }
 
 /** The cart's lines, context and buyer (UCP: the cart's contents win over the request's). */
