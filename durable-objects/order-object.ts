@@ -1,24 +1,81 @@
 /**
- * One order: the snapshot made at completion, later fulfillment events and adjustments.
- * Created once (idempotent per order id); readable only by the platform that placed it.
+ * One order: the snapshot made at completion, then the merchant's fulfillment events and
+ * adjustments, the buyer's confirmation outbox and the refunds/stock releases adjustments
+ * owe. Every change is one transaction (state, outbox or effects rows, ledger); the awaits
+ * (sending, refunding, releasing) come after it and are retried by the alarm. Replies are
+ * values. Readable over UCP only by the platform that placed it.
  */
 import { DurableObject } from "cloudflare:workers";
+import { merchantConfig } from "../src/config";
+import { ok, type Result } from "../src/lib/result";
+import { ORDER_CONFIRMATION, orderConfirmation } from "../src/notify/order-confirmation";
+import { notificationSender } from "../src/notify/sender";
+import { applyAdjustment, type Effect, settleAdjustment } from "../src/order/adjustments";
+import { applyEvent } from "../src/order/fulfillment-events";
+import type { Issue } from "../src/order/line-refs";
+import type { AdjustmentInput, FulfillmentEventInput } from "../src/order/order-input";
 import { type OrderState, orderPayload } from "../src/order/order-state";
+import { deliverDue, enqueue, OUTBOX_SCHEMA, type OutboxRow, outboxDeadline, outboxRows } from "../src/order/outbox";
+import {
+  EFFECTS_SCHEMA,
+  effectsDeadline,
+  effectsStatus,
+  queueEffects,
+  runDueEffects,
+  type SettlementPorts,
+} from "../src/order/settlement";
+import { type PaymentProcessor, testProcessor } from "../src/payment/processor";
+import {
+  checkLedger,
+  type IdempotencyInput,
+  LEDGER_SCHEMA,
+  ledgerDeadline,
+  pruneLedger,
+  recordLedger,
+} from "./shared/idempotency";
+import { INVENTORY_NAME } from "./shared/inventory-plan";
 import { ensureTables, hasTable } from "./shared/schema";
 
 const ORDER_SCHEMA = "CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
+// Orders placed before the outbox existed have only `orders`: their first change adds the rest.
+const TABLES = [ORDER_SCHEMA, OUTBOX_SCHEMA, EFFECTS_SCHEMA, LEDGER_SCHEMA];
+
+/** The store's processor: the one completion charges through (src/tools/checkout.tools.ts). */
+const PROCESSOR: PaymentProcessor = testProcessor;
 
 export type OrderReply = { kind: "ok"; body: string } | { kind: "not_found" } | { kind: "unauthorized" };
 
+/** A merchant change as the Worker passes it: parsed input, ledger entry, response envelope. */
+export interface OrderChange<I> {
+  readonly input: I;
+  readonly idempotency: IdempotencyInput | undefined;
+  readonly envelope: unknown;
+}
+
+export type ChangeReply =
+  | { kind: "ok"; body: string }
+  | { kind: "not_found" }
+  | { kind: "conflict" }
+  | { kind: "invalid"; issues: Issue[] };
+
+type Applied = { order: OrderState; adjustmentId?: string; effects: readonly Effect[] };
+
 export class OrderObject extends DurableObject<Env> {
-  /** Stores the order unless it exists already (a retried completion makes no second order). */
+  /** Stores the order unless it exists already (a retried completion makes no second order),
+   * and queues the buyer's confirmation in the same transaction. */
   async create(order: OrderState): Promise<{ created: boolean }> {
-    return this.ctx.storage.transactionSync(() => {
-      ensureTables(this.ctx.storage.sql, [ORDER_SCHEMA]);
+    const now = Date.now();
+    const outcome = this.ctx.storage.transactionSync(() => {
+      ensureTables(this.ctx.storage.sql, TABLES);
       if (this.#load()) return { created: false };
-      this.ctx.storage.sql.exec("INSERT INTO orders (id, state) VALUES (?, ?)", order.id, JSON.stringify(order));
+      this.#save(order);
+      if (order.buyer_email) {
+        enqueue(this.ctx.storage.sql, { kind: ORDER_CONFIRMATION, to: order.buyer_email, orderId: order.id }, now);
+      }
       return { created: true };
     });
+    await this.#arm();
+    return outcome;
   }
 
   /** The full order for its owner; another platform gets `unauthorized`. Writes nothing. */
@@ -29,8 +86,121 @@ export class OrderObject extends DurableObject<Env> {
     return { kind: "ok", body: JSON.stringify(orderPayload(order, envelope)) };
   }
 
+  /** Appends a fulfillment event (merchant admin). */
+  async recordEvent(change: OrderChange<FulfillmentEventInput>): Promise<ChangeReply> {
+    return this.#change(change, (order, now) => {
+      const next = applyEvent(order, change.input, now);
+      return next.ok ? ok({ order: next.value, effects: [] }) : next;
+    });
+  }
+
+  /** Appends an adjustment (merchant admin), then refunds and releases stock as it says. */
+  async recordAdjustment(change: OrderChange<AdjustmentInput>): Promise<ChangeReply> {
+    return this.#change(change, (order, now) => applyAdjustment(order, change.input, now));
+  }
+
+  /** The notification outbox, read-only (tests and support). */
+  async outbox(): Promise<OutboxRow[]> {
+    return hasTable(this.ctx.storage.sql, "outbox") ? outboxRows(this.ctx.storage.sql) : [];
+  }
+
+  /** Delivers due notifications and effects, then re-arms. Alarms are at-least-once: rows
+   * already sent or done are never due again, so a repeat run does nothing twice. */
+  override async alarm(): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    if (!hasTable(sql, "outbox")) return;
+    const now = Date.now();
+    const order = this.#load();
+    if (order) {
+      const merchant = merchantConfig(this.env).name;
+      await deliverDue(sql, notificationSender(this.env), (row) => orderConfirmation(order, row.to, merchant), now);
+    }
+    await this.#settle();
+    pruneLedger(sql, now);
+    await this.#arm();
+  }
+
+  async #change<I>(
+    change: OrderChange<I>,
+    apply: (order: OrderState, now: number) => Result<Applied, Issue[]>,
+  ): Promise<ChangeReply> {
+    const sql = this.ctx.storage.sql;
+    if (!hasTable(sql, "orders")) return { kind: "not_found" };
+    const now = Date.now();
+    const reply = this.ctx.storage.transactionSync((): ChangeReply & { fresh?: true } => {
+      ensureTables(sql, TABLES);
+      if (change.idempotency) {
+        const seen = checkLedger(sql, change.idempotency, now);
+        if (seen.kind === "replay") return { kind: "ok", body: seen.response };
+        if (seen.kind === "conflict") return { kind: "conflict" };
+      }
+      const order = this.#load();
+      if (!order) return { kind: "not_found" };
+      const next = apply(order, now);
+      if (!next.ok) return { kind: "invalid", issues: next.error };
+      this.#save(next.value.order);
+      if (next.value.adjustmentId) queueEffects(sql, next.value.adjustmentId, next.value.effects, now);
+      return { ...this.#record(change, next.value.order, now), fresh: true };
+    });
+    // Outside the transaction: refund and release (a replay leaves leftovers to the alarm).
+    if (reply.kind !== "ok" || !reply.fresh) return reply;
+    let body = reply.body;
+    const order = (await this.#settle()) ? this.#load() : undefined;
+    if (order) {
+      // The answer, and what a retry with the same key replays, is the order after its effects.
+      body = JSON.stringify(orderPayload(order, change.envelope));
+      if (change.idempotency) recordLedger(sql, change.idempotency, body, now);
+    }
+    await this.#arm();
+    return { kind: "ok", body };
+  }
+
+  /** Runs due effects and records each touched adjustment's status. True when any changed. */
+  async #settle(): Promise<boolean> {
+    const touched = await runDueEffects(this.ctx.storage.sql, this.#ports(), Date.now());
+    if (touched.size === 0) return false;
+    this.ctx.storage.transactionSync(() => {
+      let order = this.#load();
+      if (!order) return;
+      for (const id of touched) order = settleAdjustment(order, id, effectsStatus(this.ctx.storage.sql, id));
+      this.#save(order);
+    });
+    return true;
+  }
+
+  #ports(): SettlementPorts {
+    const inventory = this.env.INVENTORY.getByName(INVENTORY_NAME);
+    return {
+      refund: (charge, amount, key) => PROCESSOR.refund(charge, amount, key),
+      release: (id) => inventory.release(id),
+    };
+  }
+
+  #record(change: OrderChange<unknown>, order: OrderState, now: number): ChangeReply {
+    const body = JSON.stringify(orderPayload(order, change.envelope));
+    if (change.idempotency) recordLedger(this.ctx.storage.sql, change.idempotency, body, now);
+    return { kind: "ok", body };
+  }
+
   #load(): OrderState | undefined {
     const row = this.ctx.storage.sql.exec<{ state: string }>("SELECT state FROM orders").toArray()[0];
     return row ? (JSON.parse(row.state) as OrderState) : undefined;
+  }
+
+  #save(order: OrderState): void {
+    this.ctx.storage.sql.exec(
+      "INSERT OR REPLACE INTO orders (id, state) VALUES (?, ?)",
+      order.id,
+      JSON.stringify(order),
+    );
+  }
+
+  /** One alarm at the earliest due notification, effect or ledger expiry; none when idle. */
+  async #arm(): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    const deadlines = [outboxDeadline(sql), effectsDeadline(sql), ledgerDeadline(sql)];
+    const next = deadlines.filter((d): d is number => d !== undefined);
+    if (next.length > 0) await this.ctx.storage.setAlarm(Math.min(...next));
+    else await this.ctx.storage.deleteAlarm();
   }
 }

@@ -62,7 +62,9 @@ export async function runCompletion(
   }
   const orderId = await derivedId("ord", ctx.config.idSecret, checkout.id);
   const permalink = `${ctx.config.origin}/orders/${orderId}`;
-  const order = orderFromCheckout(checkout, { orderId, permalink }, ctx.owner, ctx.now);
+  // The order keeps what a merchant cancellation must undo: this reservation and this charge.
+  const ids = { orderId, permalink, reservationId: attemptId, chargeId: charge.chargeId };
+  const order = orderFromCheckout(checkout, ids, ctx.owner, ctx.now);
   await (ctx.env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>).create(order);
   return { kind: "completed", order: { id: orderId, permalink_url: permalink } };
 }

@@ -12,6 +12,37 @@ export interface OrderLine {
   readonly totals: readonly Total[];
 }
 
+/** `{id, quantity}`: a line and a count (events: ≥ 1; adjustments: signed). */
+export interface LineCount {
+  readonly id: string;
+  readonly quantity: number;
+}
+
+/** types/fulfillment_event.json: append-only. */
+export interface FulfillmentEvent {
+  readonly id: string;
+  readonly occurred_at: string;
+  readonly type: string;
+  readonly line_items: readonly LineCount[];
+  readonly tracking_number?: string;
+  readonly tracking_url?: string;
+  readonly carrier?: string;
+  readonly description?: string;
+}
+
+export type AdjustmentStatus = "pending" | "completed" | "failed";
+
+/** types/adjustment.json: totals are signed, negative = money back to the buyer. */
+export interface Adjustment {
+  readonly id: string;
+  readonly type: string;
+  readonly occurred_at: string;
+  readonly status: AdjustmentStatus;
+  readonly line_items?: readonly LineCount[];
+  readonly totals?: readonly Total[];
+  readonly description?: string;
+}
+
 export interface OrderState {
   readonly id: string;
   readonly checkout_id: string;
@@ -20,16 +51,21 @@ export interface OrderState {
   readonly line_items: readonly OrderLine[];
   readonly totals: readonly Total[];
   readonly expectations: readonly unknown[];
-  readonly events: readonly unknown[];
-  readonly adjustments: readonly unknown[];
+  readonly events: readonly FulfillmentEvent[];
+  readonly adjustments: readonly Adjustment[];
   /** The platform profile that placed it: only it may read the order. */
   readonly owner: string;
   readonly created_at: number;
+  // Merchant-side only, never in the UCP payload: where the confirmation goes, and what a
+  // cancellation must undo (the stock reservation, the charge). Absent on older orders.
+  readonly buyer_email?: string;
+  readonly reservation_id?: string;
+  readonly charge_id?: string;
 }
 
 export function orderFromCheckout(
   checkout: CheckoutState,
-  ids: { orderId: string; permalink: string },
+  ids: { orderId: string; permalink: string; reservationId?: string; chargeId?: string },
   owner: string,
   now: number,
 ): OrderState {
@@ -65,16 +101,20 @@ export function orderFromCheckout(
     adjustments: [],
     owner,
     created_at: now,
+    ...(checkout.buyer?.email ? { buyer_email: checkout.buyer.email } : {}),
+    ...(ids.reservationId ? { reservation_id: ids.reservationId } : {}),
+    ...(ids.chargeId ? { charge_id: ids.chargeId } : {}),
   };
 }
 
 /** order_line_item.json status, derived from the quantities. */
-function lineStatus(q: OrderLine["quantity"]): "removed" | "fulfilled" | "partial" | "processing" {
+export function lineStatus(q: OrderLine["quantity"]): "removed" | "fulfilled" | "partial" | "processing" {
   if (q.total === 0) return "removed";
   if (q.fulfilled >= q.total) return "fulfilled";
   return q.fulfilled > 0 ? "partial" : "processing";
 }
 
+/** The UCP order (shopping/order.json): fields are picked, so merchant-only state never leaks. */
 export function orderPayload(order: OrderState, envelope: unknown) {
   return {
     ucp: envelope,

@@ -20,8 +20,11 @@ export type ChargeOutcome =
 
 export interface PaymentProcessor {
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
-  /** Gives the money back (merchant-side cancellation); idempotent per charge. */
-  refund(chargeId: string, amount: number): Promise<{ readonly ok: boolean }>;
+  /**
+   * Gives money back (merchant-side refund or cancellation). Idempotent per `idempotencyKey`:
+   * a retry after a crash must not refund twice.
+   */
+  refund(chargeId: string, amount: number, idempotencyKey: string): Promise<{ readonly ok: boolean }>;
 }
 
 /**

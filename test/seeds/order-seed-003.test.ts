@@ -133,8 +133,11 @@ describe("seed 003 order examples", () => {
     expect(owner.id).toBe(orderId);
   });
 
-  it("the seed's profile URL as written is not served by the fixture: a -32001 discovery error", async () => {
+  it("the seed's own request, as written, reaches a negotiated get_order: its id is unknown here", async () => {
     const reply = await post(examples[0]?.request);
-    expect(reply.body.error).toMatchObject({ code: -32001, data: { code: "profile_unreachable" } });
+    expect(reply.status).toBe(200);
+    const payload = reply.body.result.structuredContent;
+    expect(payload.ucp.capabilities).toEqual({ "dev.ucp.shopping.order": [{ version: "2026-04-08" }] });
+    expect(payload.messages[0]).toMatchObject({ code: "not_found", severity: "unrecoverable" });
   });
 });

@@ -1,0 +1,20 @@
+/**
+ * Merchant admin access: the ADMIN_TOKEN secret as a bearer token. No secret configured means
+ * no admin surface at all (the routes answer 404, as if absent), never an open one.
+ */
+export type AdminAccess = "disabled" | "unauthorized" | "granted";
+
+export async function adminAccess(request: Request, secret: string | undefined): Promise<AdminAccess> {
+  if (!secret) return "disabled";
+  const match = /^Bearer +(\S+) *$/i.exec(request.headers.get("authorization") ?? "");
+  if (!match?.[1]) return "unauthorized";
+  return (await sameSecret(match[1], secret)) ? "granted" : "unauthorized";
+}
+
+/** Constant-time equality. Comparing SHA-256 digests gives equal lengths (timingSafeEqual
+ * requires them) and keeps the token's length out of the timing too. */
+async function sameSecret(given: string, expected: string): Promise<boolean> {
+  const digest = (text: string) => crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  const [a, b] = await Promise.all([digest(given), digest(expected)]);
+  return crypto.subtle.timingSafeEqual(a, b);
+}

@@ -1,0 +1,116 @@
+/**
+ * Merchant admin for orders: `POST /admin/orders/<id>/events` (fulfillment) and
+ * `POST /admin/orders/<id>/adjustments` (refunds, cancellations...), behind ADMIN_TOKEN
+ * (docs/orders.md). Parses and authenticates at the edge; the order object does the rest.
+ * Answers plain JSON: the UCP order on success, `{error, ...}` otherwise.
+ */
+import type * as z from "zod";
+import type { ChangeReply, OrderChange } from "../../durable-objects/order-object";
+import { merchantConfig } from "../config";
+import { canonicalJson, sha256Hex } from "../lib/canonical-json";
+import { jsonResponse } from "../lib/http";
+import { isIssuedId } from "../lib/ids";
+import { toJsonPath } from "../lib/json-path";
+import { readCapped } from "../lib/read-capped";
+import { AdjustmentInputSchema, FulfillmentEventInputSchema } from "../order/order-input";
+import { CAPABILITY, UCP_VERSION } from "../ucp/capabilities";
+import { adminAccess } from "./auth";
+
+/** The secret is optional by design: without it the admin routes do not exist. */
+export type AdminEnv = Env & { readonly ADMIN_TOKEN?: string };
+
+const ROUTE = /^\/admin\/orders\/([A-Za-z0-9_-]{1,200})\/(events|adjustments)$/;
+const BODY_LIMIT = 64 * 1024;
+// Same shape UCP asks of idempotency keys on the wire: printable ASCII, bounded.
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+// Merchant responses have no negotiation: the order capability alone (as in webhooks).
+const ENVELOPE = {
+  version: UCP_VERSION,
+  status: "success",
+  capabilities: { [CAPABILITY.order]: [{ version: UCP_VERSION }] },
+};
+
+export async function handleAdmin(request: Request, env: AdminEnv): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const access = await adminAccess(request, env.ADMIN_TOKEN);
+  if (access === "disabled") return noRoute(pathname);
+  if (access === "unauthorized") {
+    return jsonResponse({ error: "unauthorized", message: "Send Authorization: Bearer <ADMIN_TOKEN>." }, 401, {
+      "www-authenticate": 'Bearer realm="admin"',
+    });
+  }
+  const match = ROUTE.exec(pathname);
+  const [orderId, op] = [match?.[1], match?.[2]];
+  if (!orderId || !op) return noRoute(pathname);
+  if (!(await isIssuedId("ord", merchantConfig(env).idSecret, orderId))) return orderNotFound();
+  const text = await readCapped(request, BODY_LIMIT);
+  if (text === undefined)
+    return jsonResponse({ error: "too_large", message: `Bodies are at most ${BODY_LIMIT} bytes.` }, 413);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return invalid("invalid_json", [{ path: "$", message: "the body is not JSON" }]);
+  }
+  const key = request.headers.get("idempotency-key");
+  if (key !== null && !IDEMPOTENCY_KEY.test(key)) {
+    return invalid("invalid_input", [{ path: "Idempotency-Key", message: "1 to 255 printable ASCII characters" }]);
+  }
+  const stub = env.ORDER.getByName(orderId);
+  const reply =
+    op === "events"
+      ? await submit(FulfillmentEventInputSchema, body, { op, orderId, key }, (c) => stub.recordEvent(c))
+      : await submit(AdjustmentInputSchema, body, { op, orderId, key }, (c) => stub.recordAdjustment(c));
+  return reply instanceof Response ? reply : toResponse(reply);
+}
+
+/** Validates the body, scopes the idempotency key to the operation and order, and sends it. */
+async function submit<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  at: { op: string; orderId: string; key: string | null },
+  send: (change: OrderChange<z.output<S>>) => Promise<ChangeReply>,
+): Promise<Response | ChangeReply> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    return invalid(
+      "invalid_input",
+      parsed.error.issues.map((i) => ({ path: toJsonPath(i.path), message: i.message })),
+    );
+  }
+  const idempotency = at.key
+    ? {
+        key: `admin-${at.op}:${at.key}`,
+        hash: await sha256Hex(canonicalJson({ op: at.op, id: at.orderId, body: parsed.data })),
+      }
+    : undefined;
+  return send({ input: parsed.data, idempotency, envelope: ENVELOPE });
+}
+
+function toResponse(reply: ChangeReply): Response {
+  switch (reply.kind) {
+    case "ok":
+      return new Response(reply.body, { headers: { "content-type": "application/json" } });
+    case "not_found":
+      return orderNotFound();
+    case "conflict":
+      return jsonResponse(
+        { error: "idempotency_conflict", message: "This Idempotency-Key was used with a different request." },
+        409,
+      );
+    case "invalid":
+      return invalid("invalid_input", reply.issues);
+  }
+}
+
+function invalid(error: string, issues: ReadonlyArray<{ path: string; message: string }>): Response {
+  return jsonResponse({ error, issues }, 400);
+}
+
+function orderNotFound(): Response {
+  return jsonResponse({ error: "not_found", message: "Order not found." }, 404);
+}
+
+function noRoute(pathname: string): Response {
+  return jsonResponse({ error: "not_found", message: `No route for ${pathname.slice(0, 200)}` }, 404);
+}

@@ -1,0 +1,77 @@
+/**
+ * The notification outbox: a message to the buyer is a row written in the same transaction
+ * as the change it announces, and delivered later by the object's alarm through a
+ * NotificationSender, with retries. A row marked sent is never sent again.
+ */
+import type { NotificationMessage, NotificationSender } from "../notify/sender";
+import { claim, dueJobs, finish, JOB_COLUMNS, type JobTable, jobsDeadline } from "./jobs";
+
+const OUTBOX: JobTable = { table: "outbox", doneColumn: "sent_at" };
+
+// `to` is an SQL keyword: the column is `recipient`, shown as `to` by outboxRows().
+export const OUTBOX_SCHEMA = `CREATE TABLE IF NOT EXISTS outbox (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  recipient TEXT NOT NULL,
+  order_id TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  sent_at INTEGER,
+  ${JOB_COLUMNS}
+)`;
+
+export interface OutboxRow {
+  readonly id: string;
+  readonly kind: string;
+  readonly to: string;
+  readonly order_id: string;
+  readonly created_at: number;
+  readonly attempts: number;
+  readonly sent_at: number | null;
+  readonly failed_at: number | null;
+  readonly next_attempt_at: number | null;
+}
+
+/** Queues one message; its id is per kind and order, so a repeat queues nothing. Due now. */
+export function enqueue(sql: SqlStorage, message: { kind: string; to: string; orderId: string }, now: number): void {
+  sql.exec(
+    `INSERT OR IGNORE INTO outbox (id, kind, recipient, order_id, created_at, next_attempt_at)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+    `${message.kind}:${message.orderId}`,
+    message.kind,
+    message.to,
+    message.orderId,
+    now,
+    now,
+  );
+}
+
+export function outboxRows(sql: SqlStorage): OutboxRow[] {
+  return sql
+    .exec<Omit<OutboxRow, "to"> & { recipient: string }>("SELECT * FROM outbox ORDER BY created_at, id")
+    .toArray()
+    .map(({ recipient, ...row }) => ({ ...row, to: recipient }));
+}
+
+/** Sends what is due. `compose` turns a row into the message (built from the order now). */
+export async function deliverDue(
+  sql: SqlStorage,
+  sender: NotificationSender,
+  compose: (row: { kind: string; to: string }) => NotificationMessage,
+  now: number,
+): Promise<void> {
+  for (const id of dueJobs(sql, OUTBOX, now)) {
+    const attempt = claim(sql, OUTBOX, id, now);
+    const row = sql.exec<{ kind: string; recipient: string }>("SELECT kind, recipient FROM outbox WHERE id = ?", id);
+    const stored = row.toArray()[0];
+    if (attempt === undefined || !stored) continue;
+    let ok = false;
+    try {
+      ok = (await sender.send(compose({ kind: stored.kind, to: stored.recipient }))).ok === true;
+    } catch (e) {
+      console.error("notification send failed", id, e instanceof Error ? e.message : e);
+    }
+    finish(sql, OUTBOX, id, attempt, ok, now);
+  }
+}
+
+export const outboxDeadline = (sql: SqlStorage): number | undefined => jobsDeadline(sql, OUTBOX);

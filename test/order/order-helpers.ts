@@ -1,0 +1,48 @@
+/** Placing an order over MCP and calling the merchant admin routes, for the order tests. */
+import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
+import type { OrderObject } from "../../durable-objects/order-object";
+import { type Json, pay, readyCheckout, tool } from "../helpers/checkout";
+import { OFFICIAL, validateOfficial } from "../helpers/official-schema";
+
+/** The development token from .dev.vars, which the test pool loads as a secret. */
+export const ADMIN_TOKEN = (env as { ADMIN_TOKEN?: string }).ADMIN_TOKEN ?? "";
+
+export async function placeOrder(lines: Array<{ id: string; quantity: number }>) {
+  const checkout = await readyCheckout(lines);
+  const key = crypto.randomUUID();
+  const done = (await tool("complete_checkout", { id: checkout.id, checkout: pay("success_token") }, key)).body.result
+    .structuredContent;
+  expect(done.status, JSON.stringify(done)).toBe("completed");
+  return { orderId: done.order.id as string, checkout, completion: { key, checkoutId: checkout.id as string } };
+}
+
+export const expectOrder = (payload: Json) => expect(validateOfficial(OFFICIAL.order, payload).errors).toEqual([]);
+
+/** get_order's payload, checked against the official order schema. */
+export async function getOrder(orderId: string): Promise<Json> {
+  const order = (await tool("get_order", { id: orderId })).body.result.structuredContent;
+  expectOrder(order);
+  return order;
+}
+
+export async function admin(
+  orderId: string,
+  op: "events" | "adjustments",
+  body: unknown,
+  options: { token?: string | null; key?: string } = {},
+): Promise<{ status: number; body: Json }> {
+  const token = options.token === undefined ? ADMIN_TOKEN : options.token;
+  const res = await exports.default.fetch(`https://shop.example.com/admin/orders/${orderId}/${op}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+      ...(options.key ? { "idempotency-key": options.key } : {}),
+    },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+export const orderStub = (orderId: string) => env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>;

@@ -1,0 +1,133 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { OrderObject } from "../../durable-objects/order-object";
+import type { NotificationMessage, NotificationSender } from "../../src/notify/sender";
+import { deliverDue, enqueue, OUTBOX_SCHEMA, outboxRows } from "../../src/order/outbox";
+import { MAX_ATTEMPTS, nextAttemptAt } from "../../src/order/retry";
+import { pay, tool } from "../helpers/checkout";
+import { getOrder, orderStub, placeOrder } from "./order-helpers";
+
+const confirmationsLogged = (log: { mock: { calls: unknown[][] } }, orderId: string) =>
+  log.mock.calls.filter(
+    ([line]) => String(line).startsWith("notify order_confirmation") && String(line).includes(orderId),
+  );
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("order confirmation", () => {
+  it("queues exactly one confirmation per order; the alarm sends it once, however often it runs", async () => {
+    const log = vi.spyOn(console, "log");
+    const { orderId, completion } = await placeOrder([{ id: "item_123", quantity: 1 }]);
+    const stub = orderStub(orderId);
+    // The alarm is armed for now, so it may already have run; either way, it is the only sender.
+    await runDurableObjectAlarm(stub);
+    const [row, ...more] = await stub.outbox();
+    expect(more).toEqual([]);
+    expect(row).toMatchObject({
+      id: `order_confirmation:${orderId}`,
+      kind: "order_confirmation",
+      to: "jane@example.com",
+      order_id: orderId,
+      attempts: 1,
+      sent_at: expect.any(Number),
+      next_attempt_at: null,
+    });
+    await runInDurableObject(stub, (o: OrderObject) => o.alarm());
+    await runInDurableObject(stub, (o: OrderObject) => o.alarm());
+    // a completion retried under another key finds the order made: no second confirmation
+    const replay = await tool("complete_checkout", { id: completion.checkoutId, checkout: pay("success_token") }, "k2");
+    expect(replay.body.result.structuredContent.order.id).toBe(orderId);
+    expect(await stub.outbox()).toEqual([row]);
+    expect(confirmationsLogged(log, orderId)).toHaveLength(1);
+    expect(String(confirmationsLogged(log, orderId)[0]?.[0])).not.toContain("jane@");
+    expect(JSON.stringify(await getOrder(orderId))).not.toContain("jane@example.com");
+  });
+
+  it("is delivered by the alarm: pending until it runs, then never again", async () => {
+    const { orderId } = await placeOrder([{ id: "item_456", quantity: 1 }]);
+    const stub = env.ORDER.getByName(`t-${crypto.randomUUID()}`) as DurableObjectStub<OrderObject>;
+    const order = await runInDurableObject(orderStub(orderId), (_o: OrderObject, state) =>
+      JSON.parse(state.storage.sql.exec<{ state: string }>("SELECT state FROM orders").one().state),
+    );
+    // Create a copy in a fresh object and take its alarm off the clock (it would fire at once),
+    // so that runDurableObjectAlarm below is certainly what delivers.
+    await runInDurableObject(stub, async (o: OrderObject, state) => {
+      await o.create({ ...order, id: "ord_copy" });
+      await state.storage.setAlarm(Date.now() + 3600_000);
+    });
+    expect(await stub.outbox()).toMatchObject([{ attempts: 0, sent_at: null }]);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const [sent] = await stub.outbox();
+    expect(sent).toMatchObject({ attempts: 1, sent_at: expect.any(Number), next_attempt_at: null });
+    expect(await runDurableObjectAlarm(stub)).toBe(false);
+    await runInDurableObject(stub, (o: OrderObject) => o.alarm());
+    expect(await stub.outbox()).toEqual([sent]);
+  });
+});
+
+describe("delivery retries", () => {
+  const compose = (row: { kind: string; to: string }): NotificationMessage => ({ ...row, subject: "s", text: "t" });
+
+  /** A bare outbox in a fresh object, with one message due at `now` and no alarm armed. */
+  async function outboxAt(now: number) {
+    const stub = env.ORDER.getByName(`t-${crypto.randomUUID()}`) as DurableObjectStub<OrderObject>;
+    await runInDurableObject(stub, (_o: OrderObject, state) => {
+      state.storage.sql.exec(OUTBOX_SCHEMA);
+      enqueue(state.storage.sql, { kind: "order_confirmation", to: "a@example.com", orderId: "ord_1" }, now);
+    });
+    return (sender: NotificationSender, at: number) =>
+      runInDurableObject(stub, async (_o: OrderObject, state) => {
+        await deliverDue(state.storage.sql, sender, compose, at);
+        return outboxRows(state.storage.sql)[0];
+      });
+  }
+
+  it("backs off after a failure or a throw, then sends once", async () => {
+    const now = Date.parse("2026-05-01T00:00:00Z");
+    const deliver = await outboxAt(now);
+    const failing: NotificationSender = { send: vi.fn(async () => ({ ok: false })) };
+    expect(await deliver(failing, now)).toMatchObject({ attempts: 1, sent_at: null, next_attempt_at: now + 30_000 });
+    // not due yet: nothing is tried
+    expect(await deliver(failing, now + 29_999)).toMatchObject({ attempts: 1 });
+    const throwing: NotificationSender = {
+      send: vi.fn(async () => {
+        throw new Error("provider down");
+      }),
+    };
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await deliver(throwing, now + 30_000)).toMatchObject({ attempts: 2, next_attempt_at: now + 90_000 });
+    const working: NotificationSender = { send: vi.fn(async () => ({ ok: true })) };
+    expect(await deliver(working, now + 90_000)).toMatchObject({ attempts: 3, sent_at: now + 90_000 });
+    expect(await deliver(working, now + 10 * 3600_000)).toMatchObject({ attempts: 3, sent_at: now + 90_000 });
+    expect(failing.send).toHaveBeenCalledTimes(1);
+    expect(working.send).toHaveBeenCalledTimes(1);
+    expect(working.send).toHaveBeenCalledWith({
+      kind: "order_confirmation",
+      to: "a@example.com",
+      subject: "s",
+      text: "t",
+    });
+  });
+
+  it(`gives up after ${MAX_ATTEMPTS} attempts`, async () => {
+    let at = Date.parse("2026-05-01T00:00:00Z");
+    const deliver = await outboxAt(at);
+    const failing: NotificationSender = { send: vi.fn(async () => ({ ok: false })) };
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const row = await deliver(failing, at);
+      expect(row?.attempts).toBe(attempt);
+      if (attempt === MAX_ATTEMPTS) break;
+      expect(row?.next_attempt_at).toBe(nextAttemptAt(attempt, at));
+      at = nextAttemptAt(attempt, at);
+    }
+    expect(await deliver(failing, at + 365 * 86_400_000)).toMatchObject({
+      attempts: MAX_ATTEMPTS,
+      sent_at: null,
+      failed_at: expect.any(Number),
+      next_attempt_at: null,
+    });
+    expect(failing.send).toHaveBeenCalledTimes(MAX_ATTEMPTS);
+  });
+});
