@@ -236,7 +236,8 @@ export function journeyScenario(origin: string, productIds: readonly string[]): 
     check: () => undefined,
     async journey(send) {
       const i = next++;
-      const lines = cartLines(productIds, i);
+      // Two products no other journey buys: stock is finite, and the store never oversells.
+      const lines = cartLines(productIds, 2 * i);
       const buyer = { email: `buyer${i}@example.com` };
       const create = await send(
         cartCall(1, "create_checkout", {
