@@ -17,10 +17,10 @@ import { cartPayload } from "../src/cart/cart-view";
 import type { CommerceConfig } from "../src/checkout/commerce-config";
 import type { UcpEnvelope } from "../src/tools/types";
 import {
-  checkLedger,
   type IdempotencyInput,
   LEDGER_SCHEMA,
   ledgerDeadline,
+  priorAnswer,
   pruneLedger,
   recordLedger,
 } from "./shared/idempotency";
@@ -161,11 +161,7 @@ export class CartObject extends DurableObject<Env> {
   }
 
   #ledger(idempotency: IdempotencyInput | undefined, now: number): CartReply | undefined {
-    if (!idempotency) return undefined;
-    const check = checkLedger(this.ctx.storage.sql, idempotency, now);
-    if (check.kind === "replay") return { kind: "ok", body: check.response };
-    if (check.kind === "conflict") return { kind: "conflict" };
-    return undefined;
+    return priorAnswer(this.ctx.storage.sql, idempotency, now);
   }
 
   #respond(payload: unknown, command: { idempotency: IdempotencyInput | undefined }, now: number): CartReply {

@@ -19,10 +19,10 @@ import type { CommerceConfig } from "../src/checkout/commerce-config";
 import { type CompletionPlan, planCompletion, settleCompletion } from "../src/checkout/completion";
 import { type CheckoutBase, type CheckoutInput, computeCheckout, saveInstrument } from "../src/checkout/compute";
 import {
-  checkLedger,
   type IdempotencyInput,
   LEDGER_SCHEMA,
   ledgerDeadline,
+  priorAnswer,
   pruneLedger,
   recordLedger,
 } from "./shared/idempotency";
@@ -234,10 +234,7 @@ export class CheckoutObject extends DurableObject<Env> {
   }
 
   #ledger(idempotency: IdempotencyInput | undefined, now: number): CheckoutReply | undefined {
-    if (!idempotency) return undefined;
-    const check = checkLedger(this.ctx.storage.sql, idempotency, now);
-    if (check.kind === "replay") return { kind: "ok", body: check.response };
-    return check.kind === "conflict" ? { kind: "conflict" } : undefined;
+    return priorAnswer(this.ctx.storage.sql, idempotency, now);
   }
 
   #payload(checkout: CheckoutState, view: CheckoutView, extra: readonly Message[]) {

@@ -52,3 +52,15 @@ export function ledgerDeadline(sql: SqlStorage): number | undefined {
   const row = sql.exec<{ oldest: number | null }>("SELECT MIN(created_at) AS oldest FROM ledger").one();
   return row.oldest === null ? undefined : row.oldest + LEDGER_KEEP_MS;
 }
+
+/** What a repeated key answers before anything runs: the stored body, a conflict, or nothing. */
+export function priorAnswer(
+  sql: SqlStorage,
+  idempotency: IdempotencyInput | undefined,
+  now: number,
+): { kind: "ok"; body: string } | { kind: "conflict" } | undefined {
+  if (!idempotency) return undefined;
+  const check = checkLedger(sql, idempotency, now);
+  if (check.kind === "replay") return { kind: "ok", body: check.response };
+  return check.kind === "conflict" ? { kind: "conflict" } : undefined;
+}

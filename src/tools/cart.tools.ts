@@ -8,21 +8,14 @@ import { priceLines } from "../cart/pricing";
 import { catalogSnapshot } from "../catalog/kv-catalog";
 import { stockLevels } from "../catalog/stock";
 import { commerceConfig } from "../checkout/merchant-commerce";
-import { canonicalJson, sha256Hex } from "../lib/canonical-json";
 import { derivedId, isIssuedId, newId } from "../lib/ids";
-import { RawJson } from "../lib/raw-json";
-import { err, ok, type Result } from "../lib/result";
+import { err, ok } from "../lib/result";
 import { CAPABILITY } from "../ucp/capabilities";
-import { invalidParams, type ProtocolError, unavailable } from "../ucp/errors";
+import { invalidParams } from "../ucp/errors";
+import { ledgerEntry, objectReply } from "./object-reply";
 import { defineTool, type ToolContext, type UcpPayload } from "./types";
 
 const CartIdSchema = z.string().min(1).max(200).describe("The cart id returned by create_cart.");
-
-const idempotencyConflict: ProtocolError = {
-  rpcCode: -32000,
-  httpStatus: 409,
-  message: "Idempotency key reused with different payload",
-};
 
 export const createCart = defineTool({
   name: "create_cart",
@@ -152,23 +145,8 @@ async function cartCommand(
   };
 }
 
-/** Ledger entry: scoped by operation; the fingerprint covers the target id and payload, not meta. */
-async function ledgerEntry(op: string, key: string, id: string, payload: unknown) {
-  return { key: `${op}:${key}`, hash: await sha256Hex(canonicalJson({ op, id, payload })) };
-}
-
-async function reply(ctx: ToolContext, call: () => Promise<CartReply>): Promise<Result<UcpPayload, ProtocolError>> {
-  let outcome: CartReply;
-  try {
-    outcome = await call();
-  } catch (e) {
-    // Storage or the object unavailable: fail closed and let the client retry with its key.
-    console.error("cart object call failed", e instanceof Error ? e.message : e);
-    return err(unavailable());
-  }
-  if (outcome.kind === "conflict") return err(idempotencyConflict);
-  if (outcome.kind === "not_found") return ok(notFound(ctx));
-  return ok(new RawJson(outcome.body));
+function reply(ctx: ToolContext, call: () => Promise<CartReply>) {
+  return objectReply(call, () => notFound(ctx));
 }
 
 function notFound(ctx: ToolContext): UcpPayload {

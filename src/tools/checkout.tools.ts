@@ -21,23 +21,17 @@ import { stockLevels } from "../catalog/stock";
 import type { CheckoutEnvelope } from "../checkout/checkout-state";
 import { runCompletion } from "../checkout/completion-steps";
 import { commerceConfig } from "../checkout/merchant-commerce";
-import { canonicalJson, sha256Hex } from "../lib/canonical-json";
 import { derivedId, isIssuedId, newId } from "../lib/ids";
-import { RawJson } from "../lib/raw-json";
-import { err, ok, type Result } from "../lib/result";
+import { err, ok } from "../lib/result";
 import { paymentHandlers } from "../payment/handlers";
 import { testProcessor } from "../payment/processor";
 import { CAPABILITY } from "../ucp/capabilities";
-import { invalidParams, type ProtocolError, unavailable } from "../ucp/errors";
+import { invalidParams } from "../ucp/errors";
+import { ledgerEntry, objectReply } from "./object-reply";
 import { defineTool, type ToolContext, type UcpEnvelope, type UcpPayload } from "./types";
 
 const CHECKOUT_TTL_MS = 6 * 3600_000;
 const IdSchema = z.string().min(1).max(200).describe("The checkout id returned by create_checkout.");
-const conflict: ProtocolError = {
-  rpcCode: -32000,
-  httpStatus: 409,
-  message: "Idempotency key reused with different payload",
-};
 
 export const createCheckout = defineTool({
   name: "create_checkout",
@@ -227,21 +221,8 @@ async function writeCommand(
   return { ...view(ctx, id), input, config: commerceConfig(ctx.env), idempotency: idempotency || undefined };
 }
 
-async function ledgerEntry(op: string, key: string, id: string, payload: unknown) {
-  return { key: `${op}:${key}`, hash: await sha256Hex(canonicalJson({ op, id, payload })) };
-}
-
-async function reply(ctx: ToolContext, call: () => Promise<CheckoutReply>): Promise<Result<UcpPayload, ProtocolError>> {
-  let outcome: CheckoutReply;
-  try {
-    outcome = await call();
-  } catch (e) {
-    console.error("checkout call failed", e instanceof Error ? e.message : e);
-    return err(unavailable());
-  }
-  if (outcome.kind === "conflict") return err(conflict);
-  if (outcome.kind === "not_found") return ok(notFound(ctx));
-  return ok(new RawJson(outcome.body));
+function reply(ctx: ToolContext, call: () => Promise<CheckoutReply>) {
+  return objectReply(call, () => notFound(ctx));
 }
 
 function notFound(ctx: ToolContext): UcpPayload {
