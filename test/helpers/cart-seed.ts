@@ -3,8 +3,8 @@
  * `meta`) in order: create, get, update, cancel. The seed's `cart_abc123` stands for the
  * cart the create made, so later examples target it.
  */
-import { expect } from "vitest";
-import { post } from "./mcp";
+import { expect, it } from "vitest";
+import { callTool, post } from "./mcp";
 import { OFFICIAL, validateOfficial } from "./official-schema";
 import { missingKeys, requestExamples } from "./seed-examples";
 
@@ -56,4 +56,45 @@ export async function replayCartSeed(seed: string): Promise<Array<{ tool: string
     out.push({ tool, payload });
   }
   return out;
+}
+
+/** The tests both cart seeds share (one file each: storage, hence the ledger, is per file). */
+export function cartSeedTests(seed: string): void {
+  it("finds the four cart requests", () => {
+    expect(cartExamples(seed).map((e) => toolName(e.request))).toEqual([
+      "create_cart",
+      "get_cart",
+      "update_cart",
+      "cancel_cart",
+    ]);
+  });
+
+  it("replays create, get, update and cancel with the example's totals", async () => {
+    const [create, get, update, cancel] = await replayCartSeed(seed);
+    expect(create?.payload.line_items).toEqual([
+      expect.objectContaining({
+        id: "li_1",
+        item: expect.objectContaining({ id: "item_123", title: "Red T-Shirt", price: 2500 }),
+        quantity: 2,
+      }),
+    ]);
+    expect(create?.payload.totals).toEqual([
+      { type: "subtotal", amount: 5000 },
+      { type: "total", amount: 5000 },
+    ]);
+    expect(get?.payload).toEqual(create?.payload);
+    expect(update?.payload.line_items.map((l: { id: string; quantity: number }) => [l.id, l.quantity])).toEqual([
+      ["li_1", 3],
+      ["li_2", 1],
+    ]);
+    expect(update?.payload.totals).toEqual([
+      { type: "subtotal", amount: 15000 },
+      { type: "total", amount: 15000 },
+    ]);
+    expect(cancel?.payload.line_items).toEqual(update?.payload.line_items);
+    const after = await callTool("get_cart", { id: create?.payload.id });
+    const gone = after.body.result.structuredContent;
+    expect(validateOfficial(OFFICIAL.errorResponse, gone).errors).toEqual([]);
+    expect(gone.messages[0]).toMatchObject({ code: "not_found", severity: "unrecoverable" });
+  });
 }
