@@ -55,6 +55,11 @@ export type CartReply = { kind: "ok"; body: string } | { kind: "not_found" } | {
 export class CartObject extends DurableObject<Env> {
   /** Whether the tables exist: a cache of what SQLite says, reset when storage is deleted. */
   #ready = false;
+  /**
+   * The last read's answer. Only this object writes its storage, and every write drops it,
+   * so it is never stale; it saves reads (the most frequent call) the query and the JSON work.
+   */
+  #lastRead: { key: string; body: string; expiresAt: number } | undefined;
 
   /** Creates the cart; a repeated idempotency key replays the first response. */
   async create(command: CartCommand): Promise<CartReply> {
@@ -77,9 +82,15 @@ export class CartObject extends DurableObject<Env> {
 
   /** The cart as it is, or not_found (never existed, expired, canceled). Writes nothing. */
   async read(view: CartView): Promise<CartReply> {
-    const cart = this.#hasTables() ? this.#load(Date.now()) : undefined;
+    const now = Date.now();
+    const key = `${view.continueUrl}\n${JSON.stringify(view.envelope)}`;
+    const last = this.#lastRead;
+    if (last?.key === key && now < last.expiresAt) return { kind: "ok", body: last.body };
+    const cart = this.#hasTables() ? this.#load(now) : undefined;
     if (!cart) return { kind: "not_found" };
-    return { kind: "ok", body: JSON.stringify(cartPayload(cart, view.envelope, view.continueUrl, [])) };
+    const body = JSON.stringify(cartPayload(cart, view.envelope, view.continueUrl, []));
+    this.#lastRead = { key, body, expiresAt: cart.expires_at };
+    return { kind: "ok", body };
   }
 
   /** Replaces the cart's content (UCP update is a full replacement). */
@@ -110,6 +121,7 @@ export class CartObject extends DurableObject<Env> {
       if (seen) return seen;
       const cart = this.#load(now);
       if (!cart) return { kind: "not_found" } as const;
+      this.#lastRead = undefined;
       this.ctx.storage.sql.exec("DELETE FROM cart");
       return this.#respond(cartPayload(cart, command.envelope, command.continueUrl, []), command, now);
     });
@@ -148,6 +160,7 @@ export class CartObject extends DurableObject<Env> {
     const sql = this.ctx.storage.sql;
     if (!this.#hasTables()) return;
     const now = Date.now();
+    this.#lastRead = undefined;
     this.ctx.storage.transactionSync(() => {
       sql.exec("DELETE FROM cart WHERE expires_at <= ?", now);
       pruneLedger(sql, now);
@@ -178,6 +191,7 @@ export class CartObject extends DurableObject<Env> {
   }
 
   #save(cart: CartState): void {
+    this.#lastRead = undefined;
     this.ctx.storage.sql.exec(
       "INSERT OR REPLACE INTO cart (id, state, expires_at) VALUES (?, ?, ?)",
       cart.id,
@@ -193,6 +207,7 @@ export class CartObject extends DurableObject<Env> {
     const deadlines = [cart?.expires_at, ledgerDeadline(sql)].filter((d): d is number => d !== undefined);
     if (deadlines.length === 0) {
       this.#ready = false;
+      this.#lastRead = undefined;
       await this.ctx.storage.deleteAll();
       return;
     }

@@ -234,3 +234,24 @@ describe("concurrency", () => {
     expect((await listDurableObjectIds(env.CART)).length).toBe(before + 1);
   });
 });
+
+describe("reads after writes", () => {
+  it("a read after every kind of write sees that write (the object's last-read answer never goes stale)", async () => {
+    const cart = await create({ line_items: [line("item_123", 1)] });
+    const read = async () => (await call("get_cart", { id: cart.id })).body.result.structuredContent;
+    expect((await read()).line_items[0].quantity).toBe(1);
+    await call("update_cart", { id: cart.id, cart: { line_items: [line("item_123", 4)] } });
+    expect((await read()).line_items[0].quantity).toBe(4);
+    expect(await read()).toEqual(await read());
+    await call("cancel_cart", { id: cart.id }, crypto.randomUUID());
+    expect((await read()).messages[0].code).toBe("not_found");
+  });
+
+  it("a read after the expiry alarm is not_found", async () => {
+    const cart = await create({ line_items: [line("item_123", 1)] });
+    await call("get_cart", { id: cart.id });
+    await setExpiry(cart.id, Date.now() - 1);
+    await runDurableObjectAlarm(stubOf(cart.id));
+    expect((await call("get_cart", { id: cart.id })).body.result.structuredContent.messages[0].code).toBe("not_found");
+  });
+});
