@@ -225,7 +225,8 @@ const CLOSERS = [
   "A staff favorite for everyday adventures.",
 ] as const;
 
-function mulberry32(seed: number): Rng {
+/** Deterministic PRNG (mulberry32): the same seed gives the same catalog, queries and ids. */
+export function mulberry32(seed: number): Rng {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) | 0;

@@ -4,6 +4,7 @@
  * factory here returning a Scenario (with `baseline` naming what to subtract).
  */
 import { MCP_PATH } from "../src/config";
+import { mulberry32 } from "./generate-catalog";
 import type { Scenario } from "./load";
 import { BASELINE_PATH, DO_BASELINE_PATH, PROFILE_URL } from "./server";
 
@@ -54,24 +55,13 @@ export function getProductBody(id: number, productId: string): string {
   return toolCall(id, "get_product", { id: productId });
 }
 
-/** Deterministic PRNG (mulberry32) so every run uses the same queries and ids. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Agent-style queries made only of words that occur in the catalog's titles and tags
  * ("waterproof jacket", "merino base layer", ...), so every one has hits; queries OR
  * their tokens, so broad words make realistic, large candidate sets.
  */
 export function buildQueries(products: readonly BenchProduct[], count: number, seed = 7): string[] {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const queries = new Set<string>();
   for (let attempt = 0; queries.size < count && attempt < count * 50; attempt++) {
@@ -93,7 +83,7 @@ export function buildQueries(products: readonly BenchProduct[], count: number, s
 
 /** `count` distinct product ids, chosen at random (seeded). */
 export function pickProductIds(products: readonly BenchProduct[], count: number, seed = 11): string[] {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const ids = new Set<string>();
   const wanted = Math.min(count, products.length);
   while (ids.size < wanted) ids.add((products[Math.floor(random() * products.length)] as BenchProduct).id);

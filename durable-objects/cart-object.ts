@@ -5,14 +5,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Message } from "../schemas/ucp/common";
-import {
-  type CartContent,
-  type CartState,
-  discountMessages,
-  isExpired,
-  newCart,
-  replaceContent,
-} from "../src/cart/cart-state";
+import { type CartContent, type CartState, isExpired, newCart, replaceContent } from "../src/cart/cart-state";
 import { cartPayload } from "../src/cart/cart-view";
 import type { CommerceConfig } from "../src/checkout/commerce-config";
 import type { UcpEnvelope } from "../src/tools/types";
@@ -71,10 +64,12 @@ export class CartObject extends DurableObject<Env> {
       if (seen) return seen;
       const existing = this.#load(now);
       const pricing = { config: command.config, now, ttlMs: command.ttlMs };
-      const cart = existing ?? newCart(command.cartId, command.currency, command.content, pricing);
-      if (!existing) this.#save(cart);
-      const messages = [...command.messages, ...discountMessages(command.content, cart, pricing)];
-      return this.#respond(cartPayload(cart, command.envelope, command.continueUrl, messages), command, now);
+      const made = existing
+        ? { cart: existing, messages: [] }
+        : newCart(command.cartId, command.currency, command.content, pricing);
+      if (!existing) this.#save(made.cart);
+      const messages = [...command.messages, ...made.messages];
+      return this.#respond(cartPayload(made.cart, command.envelope, command.continueUrl, messages), command, now);
     });
     await this.#arm();
     return reply;
@@ -104,9 +99,9 @@ export class CartObject extends DurableObject<Env> {
       if (!cart) return { kind: "not_found" } as const;
       const pricing = { config: command.config, now, ttlMs: command.ttlMs };
       const next = replaceContent(cart, command.content, pricing);
-      this.#save(next);
-      const messages = [...command.messages, ...discountMessages(command.content, next, pricing)];
-      return this.#respond(cartPayload(next, command.envelope, command.continueUrl, messages), command, now);
+      this.#save(next.cart);
+      const messages = [...command.messages, ...next.messages];
+      return this.#respond(cartPayload(next.cart, command.envelope, command.continueUrl, messages), command, now);
     });
     await this.#arm();
     return reply;

@@ -5,10 +5,10 @@
 
 import type * as z from "zod";
 import type { Buyer, LineItem, Total } from "../../schemas/ucp/cart";
-import type { ContextSchema } from "../../schemas/ucp/common";
+import type { ContextSchema, Message } from "../../schemas/ucp/common";
 import type { CommerceConfig } from "../checkout/commerce-config";
 import { applyDiscounts } from "../checkout/discounts";
-import { checkoutTotals, lineTotals as discountedLineTotals } from "../checkout/totals";
+import { checkoutTotals, lineTotals } from "../checkout/totals";
 import type { PricedLine } from "./pricing";
 
 export type Context = z.infer<typeof ContextSchema>;
@@ -43,7 +43,13 @@ export interface CartPricing {
   readonly ttlMs: number;
 }
 
-export function newCart(id: string, currency: string, content: CartContent, pricing: CartPricing): CartState {
+/** A cart and the warnings its discount codes raised (rejected codes). */
+export interface Priced {
+  readonly cart: CartState;
+  readonly messages: Message[];
+}
+
+export function newCart(id: string, currency: string, content: CartContent, pricing: CartPricing): Priced {
   const now = pricing.now;
   const base: CartState = {
     id,
@@ -61,7 +67,7 @@ export function newCart(id: string, currency: string, content: CartContent, pric
  * or else when it asks for the same item as an existing line; other lines get fresh ids.
  * Activity extends the expiry.
  */
-export function replaceContent(cart: CartState, content: CartContent, pricing: CartPricing): CartState {
+export function replaceContent(cart: CartState, content: CartContent, pricing: CartPricing): Priced {
   const ids = assignLineIds(cart, content.lines);
   const codes = content.discountCodes ?? [];
   const subtotals = content.lines.map((line, i) => ({
@@ -82,10 +88,10 @@ export function replaceContent(cart: CartState, content: CartContent, pricing: C
       id,
       item: { ...line.item },
       quantity: line.quantity,
-      totals: off > 0 ? discountedLineTotals(subtotal, off) : lineTotals(subtotal),
+      totals: lineTotals(subtotal, off),
     };
   });
-  return {
+  const next: CartState = {
     id: cart.id,
     line_items,
     currency: cart.currency,
@@ -98,14 +104,7 @@ export function replaceContent(cart: CartState, content: CartContent, pricing: C
     created_at: cart.created_at,
     expires_at: pricing.now + pricing.ttlMs,
   };
-}
-
-/** Discount warnings (rejected codes) of a content change, for the response's messages. */
-export function discountMessages(content: CartContent, cart: CartState, pricing: CartPricing) {
-  const codes = content.discountCodes ?? [];
-  if (codes.length === 0) return [];
-  const lines = cart.line_items.map((l) => ({ id: l.id, subtotal: l.item.price * l.quantity }));
-  return applyDiscounts({ codes, lines, config: pricing.config, now: pricing.now, currency: cart.currency }).messages;
+  return { cart: next, messages: discounts.messages };
 }
 
 /** Line ids for a full replacement (shared by carts and checkouts). */
@@ -130,18 +129,12 @@ export function assignLineIds(
   return { ids: ids.map((id) => id ?? `li_${next++}`), next };
 }
 
-function lineTotals(amount: number): Total[] {
-  return [
-    { type: "subtotal", amount },
-    { type: "total", amount },
-  ];
-}
-
 /** Cart totals: exactly one subtotal and one total (estimates: no shipping or tax yet). */
 export function cartTotals(cart: CartState): Total[] {
   const subtotal = cart.line_items.reduce((sum, line) => sum + line.item.price * line.quantity, 0);
   const itemsDiscount = Object.values(cart.line_discounts ?? {}).reduce((sum, d) => sum + d, 0);
-  if (itemsDiscount === 0) return lineTotals(subtotal);
+  // Without a discount the cart keeps the bare subtotal/total pair the cart seeds show.
+  if (itemsDiscount === 0) return lineTotals(subtotal, 0);
   return checkoutTotals({ merchandise: subtotal, itemsDiscount, orderDiscount: 0, taxes: [] });
 }
 

@@ -6,7 +6,8 @@
 import { CART_LIMITS, type LineItemRequest } from "../../schemas/ucp/cart";
 import type { Message } from "../../schemas/ucp/common";
 import type { Product, Variant } from "../../schemas/ucp/product";
-import { type CatalogSnapshot, getProducts } from "../catalog/kv-catalog";
+import { type CatalogSnapshot, catalogSnapshot, getProducts } from "../catalog/kv-catalog";
+import { stockLevels } from "../catalog/stock";
 
 export interface PricedLine {
   /** The line id the platform sent (kept when it names an existing line). */
@@ -18,6 +19,17 @@ export interface PricedLine {
 export interface PricingResult {
   readonly lines: PricedLine[];
   readonly messages: Message[];
+}
+
+/** Prices lines against the current catalog and its stock levels (what carts and checkouts use). */
+export async function priceFromCatalog(
+  kv: KVNamespace,
+  now: number,
+  requested: readonly LineItemRequest[],
+): Promise<PricingResult> {
+  const snapshot = await catalogSnapshot(kv, now);
+  const stock = snapshot ? await stockLevels(kv, snapshot) : {};
+  return priceLines(kv, snapshot, requested, stock);
 }
 
 /**

@@ -6,8 +6,6 @@
 import { type Product, ProductSchema } from "../../schemas/ucp/product";
 import { type CatalogManifest, KV_KEYS } from "./kv-layout";
 
-export { KV_KEYS };
-
 import { type HydratedIndex, hydrate } from "./search-engine";
 import type { SearchIndexData } from "./search-index";
 

@@ -4,9 +4,7 @@ import type { CartCommand, CartReply } from "../../durable-objects/cart-object";
 import { type CartRequest, CartRequestSchema, CartSchema } from "../../schemas/ucp/cart";
 import type { Message } from "../../schemas/ucp/common";
 import { cartContinueUrl, cartNotFound } from "../cart/cart-view";
-import { priceLines } from "../cart/pricing";
-import { catalogSnapshot } from "../catalog/kv-catalog";
-import { stockLevels } from "../catalog/stock";
+import { priceFromCatalog } from "../cart/pricing";
 import { commerceConfig } from "../checkout/merchant-commerce";
 import { derivedId, isIssuedId, newId } from "../lib/ids";
 import { err, ok } from "../lib/result";
@@ -105,9 +103,7 @@ export const cancelCart = defineTool({
 });
 
 async function priceCart(cart: CartRequest, ctx: ToolContext) {
-  const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
-  const stock = snapshot ? await stockLevels(ctx.env.CATALOG, snapshot) : {};
-  const { lines, messages } = await priceLines(ctx.env.CATALOG, snapshot, cart.line_items, stock);
+  const { lines, messages } = await priceFromCatalog(ctx.env.CATALOG, ctx.now, cart.line_items);
   const requested = cart.context?.currency?.toUpperCase();
   if (requested && requested !== ctx.config.currency) {
     messages.push({

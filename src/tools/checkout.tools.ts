@@ -15,9 +15,7 @@ import {
   type CheckoutUpdate,
   CheckoutUpdateSchema,
 } from "../../schemas/ucp/checkout";
-import { priceLines } from "../cart/pricing";
-import { catalogSnapshot } from "../catalog/kv-catalog";
-import { stockLevels } from "../catalog/stock";
+import { priceFromCatalog } from "../cart/pricing";
 import type { CheckoutEnvelope } from "../checkout/checkout-state";
 import { runCompletion } from "../checkout/completion-steps";
 import { commerceConfig } from "../checkout/merchant-commerce";
@@ -198,9 +196,7 @@ async function fromCart(cartId: string, ctx: ToolContext): Promise<Partial<Check
 }
 
 async function checkoutInput(request: CheckoutCreate | CheckoutUpdate, ctx: ToolContext) {
-  const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
-  const stock = snapshot ? await stockLevels(ctx.env.CATALOG, snapshot) : {};
-  const { lines, messages } = await priceLines(ctx.env.CATALOG, snapshot, request.line_items ?? [], stock);
+  const { lines, messages } = await priceFromCatalog(ctx.env.CATALOG, ctx.now, request.line_items ?? []);
   return {
     lines,
     lineMessages: messages,
