@@ -1,11 +1,12 @@
 /**
  * One order: the snapshot made at completion, then the merchant's fulfillment events and
- * adjustments, the buyer's confirmation outbox and the refunds/stock releases adjustments
- * owe. Every change is one transaction (state, outbox or effects rows, ledger); the awaits
+ * adjustments, the buyer's confirmation outbox, the platform's webhooks (creation and every
+ * change, docs/trust.md) and the refunds/stock releases adjustments owe. Every change is one transaction (state, outbox or effects rows, ledger); the awaits
  * (sending, refunding, releasing) come after it and are retried by the alarm. Replies are
  * values. Readable over UCP only by the platform that placed it.
  */
 import { DurableObject } from "cloudflare:workers";
+import { merchantSigningKey } from "../src/auth/merchant-key";
 import { merchantConfig } from "../src/config";
 import { ok, type Result } from "../src/lib/result";
 import { ORDER_CONFIRMATION, orderConfirmation } from "../src/notify/order-confirmation";
@@ -13,6 +14,7 @@ import { notificationSender } from "../src/notify/sender";
 import { applyAdjustment, type Effect, settleAdjustment } from "../src/order/adjustments";
 import { applyEvent } from "../src/order/fulfillment-events";
 import type { Issue } from "../src/order/line-refs";
+import { ORDER_ONLY_ENVELOPE } from "../src/order/merchant-envelope";
 import type { AdjustmentInput, FulfillmentEventInput } from "../src/order/order-input";
 import { type OrderState, orderPayload } from "../src/order/order-state";
 import { deliverDue, enqueue, OUTBOX_SCHEMA, type OutboxRow, outboxDeadline, outboxRows } from "../src/order/outbox";
@@ -24,6 +26,17 @@ import {
   runDueEffects,
   type SettlementPorts,
 } from "../src/order/settlement";
+import { postWebhook } from "../src/order/webhook-http";
+import {
+  DELIVERIES_SCHEMA,
+  deliverWebhooks,
+  enqueueWebhook,
+  WEBHOOKS_SCHEMA,
+  type WebhookEvent,
+  webhookLog,
+  webhookRetry,
+  webhooksDeadline,
+} from "../src/order/webhooks";
 import { type PaymentProcessor, testProcessor } from "../src/payment/processor";
 import {
   checkLedger,
@@ -38,7 +51,7 @@ import { ensureTables, hasTable } from "./shared/schema";
 
 const ORDER_SCHEMA = "CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
 // Orders placed before the outbox existed have only `orders`: their first change adds the rest.
-const TABLES = [ORDER_SCHEMA, OUTBOX_SCHEMA, EFFECTS_SCHEMA, LEDGER_SCHEMA];
+const TABLES = [ORDER_SCHEMA, OUTBOX_SCHEMA, EFFECTS_SCHEMA, LEDGER_SCHEMA, WEBHOOKS_SCHEMA, DELIVERIES_SCHEMA];
 
 /** The store's processor: the one completion charges through (src/tools/checkout.tools.ts). */
 const PROCESSOR: PaymentProcessor = testProcessor;
@@ -69,6 +82,7 @@ export class OrderObject extends DurableObject<Env> {
       ensureTables(this.ctx.storage.sql, TABLES);
       if (this.#load()) return { created: false };
       this.#save(order);
+      this.#announce(order, "order.created", now);
       if (order.buyer_email) {
         enqueue(this.ctx.storage.sql, { kind: ORDER_CONFIRMATION, to: order.buyer_email, orderId: order.id }, now);
       }
@@ -99,6 +113,11 @@ export class OrderObject extends DurableObject<Env> {
     return this.#change(change, (order, now) => applyAdjustment(order, change.input, now));
   }
 
+  /** The webhook delivery log: every event and each attempt (merchant admin, tests). */
+  async webhooks(): Promise<ReturnType<typeof webhookLog>> {
+    return hasTable(this.ctx.storage.sql, "webhooks") ? webhookLog(this.ctx.storage.sql) : [];
+  }
+
   /** The notification outbox, read-only (tests and support). */
   async outbox(): Promise<OutboxRow[]> {
     return hasTable(this.ctx.storage.sql, "outbox") ? outboxRows(this.ctx.storage.sql) : [];
@@ -109,6 +128,8 @@ export class OrderObject extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const sql = this.ctx.storage.sql;
     if (!hasTable(sql, "outbox")) return;
+    // Orders from before webhooks existed gain the tables here, before anything reads them.
+    this.ctx.storage.transactionSync(() => ensureTables(sql, TABLES));
     const now = Date.now();
     const order = this.#load();
     if (order) {
@@ -116,6 +137,7 @@ export class OrderObject extends DurableObject<Env> {
       await deliverDue(sql, notificationSender(this.env), (row) => orderConfirmation(order, row.to, merchant), now);
     }
     await this.#settle();
+    await this.#deliverWebhooks();
     pruneLedger(sql, now);
     await this.#arm();
   }
@@ -139,6 +161,7 @@ export class OrderObject extends DurableObject<Env> {
       const next = apply(order, now);
       if (!next.ok) return { kind: "invalid", issues: next.error };
       this.#save(next.value.order);
+      this.#announce(next.value.order, "order.updated", now);
       if (next.value.adjustmentId) queueEffects(sql, next.value.adjustmentId, next.value.effects, now);
       return { ...this.#record(change, next.value.order, now), fresh: true };
     });
@@ -164,8 +187,24 @@ export class OrderObject extends DurableObject<Env> {
       if (!order) return;
       for (const id of touched) order = settleAdjustment(order, id, effectsStatus(this.ctx.storage.sql, id));
       this.#save(order);
+      this.#announce(order, "order.updated", Date.now());
     });
     return true;
+  }
+
+  /** Queues the platform's webhook for this state of the order (inside the caller's transaction). */
+  #announce(order: OrderState, event: WebhookEvent, now: number): void {
+    if (!order.webhook_url) return;
+    const body = JSON.stringify(orderPayload(order, ORDER_ONLY_ENVELOPE));
+    enqueueWebhook(this.ctx.storage.sql, { event, url: order.webhook_url, body }, now);
+  }
+
+  async #deliverWebhooks(): Promise<void> {
+    const config = merchantConfig(this.env);
+    const base = Number((this.env as { WEBHOOK_RETRY_BASE_SECONDS?: string }).WEBHOOK_RETRY_BASE_SECONDS);
+    const settings = { origin: config.origin, key: await merchantSigningKey(this.env), allow: config.outboundAllow };
+    const retry = webhookRetry(Number.isFinite(base) && base > 0 ? base : 10);
+    await deliverWebhooks(this.ctx.storage.sql, (row) => postWebhook(row, settings), retry, Date.now);
   }
 
   #ports(): SettlementPorts {
@@ -198,9 +237,10 @@ export class OrderObject extends DurableObject<Env> {
   /** One alarm at the earliest due notification, effect or ledger expiry; none when idle. */
   async #arm(): Promise<void> {
     const sql = this.ctx.storage.sql;
-    const deadlines = [outboxDeadline(sql), effectsDeadline(sql), ledgerDeadline(sql)];
+    const deadlines = [outboxDeadline(sql), effectsDeadline(sql), ledgerDeadline(sql), webhooksDeadline(sql)];
     const next = deadlines.filter((d): d is number => d !== undefined);
-    if (next.length > 0) await this.ctx.storage.setAlarm(Math.min(...next));
+    // Past deadlines (a retry long overdue) mean "now": setAlarm refuses times <= 0.
+    if (next.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...next), Date.now()));
     else await this.ctx.storage.deleteAlarm();
   }
 }

@@ -2,6 +2,8 @@
  * The merchant's settings, read from `wrangler.toml` [vars] and secrets once per isolate.
  * Everything else reads a MerchantConfig, never `env` strings directly.
  */
+import { type OutboundAllowList, parseOutboundAllowList } from "./lib/outbound-url";
+
 export type ProfileFallback = "strict" | "assume-compatible";
 
 export interface MerchantConfig {
@@ -16,6 +18,8 @@ export interface MerchantConfig {
   readonly cartTtlMs: number;
   /** HMAC key that signs resource ids (the ID_SIGNING_KEY secret). */
   readonly idSecret: string;
+  /** Origins outbound fetches may reach despite http/loopback (OUTBOUND_ALLOW; local dev only). */
+  readonly outboundAllow: OutboundAllowList;
 }
 
 export const MCP_PATH = "/ucp/mcp";
@@ -27,6 +31,7 @@ export interface MerchantVars {
   PROFILE_FALLBACK?: string;
   CART_TTL_HOURS?: string;
   ID_SIGNING_KEY?: string;
+  OUTBOUND_ALLOW?: string;
 }
 
 const DEFAULT_CART_TTL_HOURS = 72;
@@ -54,5 +59,7 @@ export function buildConfig(vars: MerchantVars): MerchantConfig {
     // Without the secret ids are still unguessable (128 random bits); the tag then only
     // filters junk. Set ID_SIGNING_KEY with `wrangler secret put` for a deployed store.
     idSecret: vars.ID_SIGNING_KEY || `ucp-worker-unsigned:${origin}`,
+    // Comma-separated origins such as http://localhost:*; unset in production.
+    outboundAllow: parseOutboundAllowList(vars.OUTBOUND_ALLOW),
   };
 }

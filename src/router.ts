@@ -1,6 +1,6 @@
 /** Method + path → handler. Static assets (/.well-known/ucp) are served before the Worker runs. */
 
-import { handleAdmin } from "./admin/orders";
+import { handleAdmin } from "./admin/router";
 import { MCP_PATH } from "./config";
 import { CORS_HEADERS, jsonResponse } from "./lib/http";
 import { handleMcpPost } from "./mcp/http";
@@ -15,8 +15,8 @@ const PREFLIGHT_HEADERS = {
 
 export async function route(request: Request, env: Env): Promise<Response> {
   const { pathname } = new URL(request.url);
-  // Merchant admin (docs/orders.md): answers 404 itself while ADMIN_TOKEN is unset.
-  if (request.method === "POST" && pathname.startsWith("/admin/")) return handleAdmin(request, env);
+  // Merchant admin (docs/orders.md, docs/trust.md): answers 404 itself while ADMIN_TOKEN is unset.
+  if (pathname.startsWith("/admin/")) return handleAdmin(request, env);
   if (pathname !== MCP_PATH)
     return jsonResponse({ error: "not_found", message: `No route for ${pathname.slice(0, 200)}` }, 404);
   switch (request.method) {

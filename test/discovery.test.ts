@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import committed from "../public/.well-known/ucp?raw";
 import headers from "../public/_headers?raw";
 import { parseVars } from "../scripts/lib/toml-vars";
+import signingKeys from "../signing-keys.json";
 import { buildConfig } from "../src/config";
 import { paymentHandlers } from "../src/payment/handlers";
 import { TOOLS } from "../src/tools";
@@ -13,8 +14,16 @@ import { OFFICIAL, validateOfficial } from "./helpers/official-schema";
 const profile = JSON.parse(committed);
 
 describe("/.well-known/ucp", () => {
-  it("is current: regenerate with `npm run discovery` after changing wrangler.toml or the capability registry", () => {
-    expect(committed).toBe(discoveryDocument(buildConfig(parseVars(wranglerToml))));
+  it("is current: regenerate with `npm run discovery` after changing wrangler.toml, signing-keys.json or the capability registry", () => {
+    expect(committed).toBe(discoveryDocument(buildConfig(parseVars(wranglerToml)), signingKeys));
+  });
+
+  it("publishes the merchant's public signing keys, never a private part", () => {
+    expect(profile.signing_keys.map((k: { kid: string }) => k.kid)).toContain("demo-dev-only");
+    for (const key of profile.signing_keys) {
+      expect(key).toMatchObject({ kty: "EC", crv: "P-256", use: "sig", alg: "ES256" });
+      expect(key).not.toHaveProperty("d");
+    }
   });
 
   it("validates against the official discovery profile schema", () => {

@@ -15,6 +15,14 @@ export default defineConfig({
           MERCHANT_ORIGIN: "https://shop.example.com",
           ID_SIGNING_KEY: "test-signing-key",
           CART_TTL_HOURS: "72",
+          // No local-development exceptions: http and loopback URLs are refused as in production.
+          OUTBOUND_ALLOW: "",
+        },
+        // Anonymous budgets are per client IP, and test/helpers/mcp.ts gives each test file
+        // its own; test/auth/rate-limit.test.ts goes past one.
+        ratelimits: {
+          RATE_LIMIT_ANONYMOUS: { simple: { limit: 200, period: 60 } },
+          RATE_LIMIT_AUTHENTICATED: { simple: { limit: 1000, period: 60 } },
         },
         // Every outbound fetch (platform profiles) is answered here: tests never touch the network.
         outboundService: serveFixtureProfile,

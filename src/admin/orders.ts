@@ -1,7 +1,7 @@
 /**
  * Merchant admin for orders: `POST /admin/orders/<id>/events` (fulfillment) and
  * `POST /admin/orders/<id>/adjustments` (refunds, cancellations...), behind ADMIN_TOKEN
- * (docs/orders.md). Parses and authenticates at the edge; the order object does the rest.
+ * (docs/orders.md); `GET /admin/orders/<id>/webhooks` shows the webhook delivery log. Parses and authenticates at the edge; the order object does the rest.
  * Answers plain JSON: the UCP order on success, `{error, ...}` otherwise.
  */
 import type * as z from "zod";
@@ -12,9 +12,8 @@ import { jsonResponse } from "../lib/http";
 import { isIssuedId } from "../lib/ids";
 import { toJsonPath } from "../lib/json-path";
 import { readCapped } from "../lib/read-capped";
+import { ORDER_ONLY_ENVELOPE } from "../order/merchant-envelope";
 import { AdjustmentInputSchema, FulfillmentEventInputSchema } from "../order/order-input";
-import { CAPABILITY, UCP_VERSION } from "../ucp/capabilities";
-import { adminAccess } from "./auth";
 
 /** The secret is optional by design: without it the admin routes do not exist. */
 export type AdminEnv = Env & { readonly ADMIN_TOKEN?: string };
@@ -23,23 +22,10 @@ const ROUTE = /^\/admin\/orders\/([A-Za-z0-9_-]{1,200})\/(events|adjustments)$/;
 const BODY_LIMIT = 64 * 1024;
 // Same shape UCP asks of idempotency keys on the wire: printable ASCII, bounded.
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-// Merchant responses have no negotiation: the order capability alone (as in webhooks).
-const ENVELOPE = {
-  version: UCP_VERSION,
-  status: "success",
-  capabilities: { [CAPABILITY.order]: [{ version: UCP_VERSION }] },
-};
 
-export async function handleAdmin(request: Request, env: AdminEnv): Promise<Response> {
-  const { pathname } = new URL(request.url);
-  const access = await adminAccess(request, env.ADMIN_TOKEN);
-  if (access === "disabled") return noRoute(pathname);
-  if (access === "unauthorized") {
-    return jsonResponse({ error: "unauthorized", message: "Send Authorization: Bearer <ADMIN_TOKEN>." }, 401, {
-      "www-authenticate": 'Bearer realm="admin"',
-    });
-  }
-  const match = ROUTE.exec(pathname);
+/** POST /admin/orders/<id>/(events|adjustments), after src/admin/router.ts granted access. */
+export async function handleOrderAdmin(request: Request, env: AdminEnv, pathname: string): Promise<Response> {
+  const match = request.method === "POST" ? ROUTE.exec(pathname) : null;
   const [orderId, op] = [match?.[1], match?.[2]];
   if (!orderId || !op) return noRoute(pathname);
   if (!(await isIssuedId("ord", merchantConfig(env).idSecret, orderId))) return orderNotFound();
@@ -84,7 +70,7 @@ async function submit<S extends z.ZodType>(
         hash: await sha256Hex(canonicalJson({ op: at.op, id: at.orderId, body: parsed.data })),
       }
     : undefined;
-  return send({ input: parsed.data, idempotency, envelope: ENVELOPE });
+  return send({ input: parsed.data, idempotency, envelope: ORDER_ONLY_ENVELOPE });
 }
 
 function toResponse(reply: ChangeReply): Response {
@@ -111,6 +97,6 @@ function orderNotFound(): Response {
   return jsonResponse({ error: "not_found", message: "Order not found." }, 404);
 }
 
-function noRoute(pathname: string): Response {
+export function noRoute(pathname: string): Response {
   return jsonResponse({ error: "not_found", message: `No route for ${pathname.slice(0, 200)}` }, 404);
 }

@@ -20,6 +20,8 @@ export interface CompletionContext {
   readonly config: MerchantConfig;
   readonly processor: PaymentProcessor;
   readonly owner: string;
+  /** Where order webhooks go: the placing platform's profile said so (order capability config). */
+  readonly webhookUrl?: string;
   readonly now: number;
 }
 
@@ -63,7 +65,7 @@ export async function runCompletion(
   const orderId = await derivedId("ord", ctx.config.idSecret, checkout.id);
   const permalink = `${ctx.config.origin}/orders/${orderId}`;
   // The order keeps what a merchant cancellation must undo: this reservation and this charge.
-  const ids = { orderId, permalink, reservationId: attemptId, chargeId: charge.chargeId };
+  const ids = { orderId, permalink, reservationId: attemptId, chargeId: charge.chargeId, webhookUrl: ctx.webhookUrl };
   const order = orderFromCheckout(checkout, ids, ctx.owner, ctx.now);
   await (ctx.env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>).create(order);
   return { kind: "completed", order: { id: orderId, permalink_url: permalink } };

@@ -2,48 +2,98 @@
  * MCP Streamable HTTP, stateless: one JSON-RPC message per POST, answered as JSON or as a
  * single SSE `message` event when the client accepts only text/event-stream. Every
  * JSON-RPC error goes out with the HTTP status UCP pairs with it.
+ *
+ * Order of checks: framing and parsing (free), then who is calling (a signature costs a
+ * cached profile and one ECDSA verify), then that caller's rate limit, then the method.
  */
+import { authenticate, type Principal } from "../auth/authenticate";
+import { signResponse } from "../auth/http-signature";
+import { merchantSigningKey } from "../auth/merchant-key";
+import { checkRateLimit } from "../auth/rate-limit";
+import { trustConfig } from "../auth/trust-config";
 import { merchantConfig } from "../config";
 import { CORS_HEADERS } from "../lib/http";
 import { stringifyWithRaw } from "../lib/raw-json";
-import { readCapped } from "../lib/read-capped";
+import { readCappedBytes } from "../lib/read-capped";
 import { parseUntrustedJson } from "../lib/safe-json";
 import type { ProtocolError } from "../ucp/errors";
-import { errorBody, type JsonRpcId, parseMessage, protocolError, RPC, resultBody } from "./jsonrpc";
+import {
+  errorBody,
+  type IncomingMessage,
+  type JsonRpcId,
+  parseMessage,
+  protocolError,
+  RPC,
+  resultBody,
+} from "./jsonrpc";
 import { dispatch, MCP_PROTOCOL_VERSIONS } from "./server";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** Tools whose responses are signed with the merchant key (spec: RECOMMENDED for completion). */
+const SIGNED_TOOLS = new Set(["complete_checkout"]);
+
+interface Reply {
+  readonly body: unknown;
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 export async function handleMcpPost(request: Request, env: Env): Promise<Response> {
   const sse = wantsEventStream(request.headers.get("accept"));
-  const fail = (id: JsonRpcId | null, error: ProtocolError) => respond(errorBody(id, error), error.httpStatus, sse);
-
   const version = request.headers.get("mcp-protocol-version");
   if (version !== null && !(MCP_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-    return fail(
-      null,
-      protocolError(RPC.invalidRequest, 400, `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)}`),
-    );
+    const error = protocolError(RPC.invalidRequest, 400, `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)}`);
+    return respond(failure(null, error), sse);
   }
-  const text = await readCapped(request, MAX_BODY_BYTES);
-  if (text === undefined) return fail(null, protocolError(RPC.invalidRequest, 413, "Request body exceeds 1 MiB"));
-  const json = parseUntrustedJson(text);
-  if (!json.ok) return fail(null, protocolError(RPC.parseError, 400, "Parse error: the body is not valid JSON"));
+  const bytes = await readCappedBytes(request, MAX_BODY_BYTES);
+  if (bytes === undefined) {
+    return respond(failure(null, protocolError(RPC.invalidRequest, 413, "Request body exceeds 1 MiB")), sse);
+  }
+  const json = parseUntrustedJson(new TextDecoder().decode(bytes));
+  if (!json.ok) {
+    return respond(failure(null, protocolError(RPC.parseError, 400, "Parse error: the body is not valid JSON")), sse);
+  }
   const parsed = parseMessage(json.value);
-  if (!parsed.ok) return fail(parsed.id, parsed.error);
+  if (!parsed.ok) return respond(failure(parsed.id, parsed.error), sse);
   const { message } = parsed;
   if (message.kind !== "request") return new Response(null, { status: 202, headers: CORS_HEADERS });
 
+  let principal: Principal | undefined;
+  let reply: Reply;
   try {
-    const scope = { env, config: merchantConfig(env), headers: request.headers, now: Date.now() };
-    const outcome = await dispatch(message.method, message.params, scope);
-    if (!outcome.ok) return fail(message.id, outcome.error);
-    return respond(resultBody(message.id, outcome.value), 200, sse);
+    const config = merchantConfig(env);
+    const trust = trustConfig(env);
+    const now = Date.now();
+    const auth = await authenticate({ request, body: bytes, env, config, trust, now });
+    if (auth.ok) principal = auth.value;
+    const limited = principal ? await checkRateLimit(env, principal, request, trust) : undefined;
+    if (!auth.ok) reply = failure(message.id, auth.error);
+    else if (limited) reply = failure(message.id, limited);
+    else {
+      const scope = { env, config, trust, principal: auth.value, headers: request.headers, now };
+      const outcome = await dispatch(message.method, message.params, scope);
+      reply = outcome.ok
+        ? { body: resultBody(message.id, outcome.value), status: 200 }
+        : failure(message.id, outcome.error);
+    }
   } catch (e) {
     // Internals stay in the log; the wire gets a generic -32603.
     console.error("mcp: unexpected failure", message.method, e instanceof Error ? e.stack : e);
-    return fail(message.id, protocolError(RPC.internalError, 500, "Internal error"));
+    reply = failure(message.id, protocolError(RPC.internalError, 500, "Internal error"));
   }
+  const tier = { "ucp-trust-tier": principal?.tier ?? "anonymous" };
+  const sign = signedTool(message) ? await merchantSigningKey(env) : undefined;
+  return respond({ ...reply, headers: { ...reply.headers, ...tier } }, sse, sign);
+}
+
+function failure(id: JsonRpcId | null, error: ProtocolError): Reply {
+  return { body: errorBody(id, error), status: error.httpStatus, headers: error.headers };
+}
+
+function signedTool(message: IncomingMessage & { kind: "request" }): boolean {
+  if (SIGNED_TOOLS.has(message.method)) return true;
+  return message.method === "tools/call" && SIGNED_TOOLS.has(message.params.name as string);
 }
 
 /** SSE only when the client asks for event streams and not for JSON. */
@@ -53,11 +103,16 @@ export function wantsEventStream(accept: string | null): boolean {
   return types.includes("text/event-stream") && !types.includes("application/json") && !types.includes("*/*");
 }
 
-function respond(body: unknown, status: number, sse: boolean): Response {
-  const text = stringifyWithRaw(body);
-  if (!sse) return new Response(text, { status, headers: { "content-type": "application/json", ...CORS_HEADERS } });
-  return new Response(`event: message\ndata: ${text}\n\n`, {
-    status,
-    headers: { "content-type": "text/event-stream", "cache-control": "no-cache", ...CORS_HEADERS },
-  });
+async function respond(
+  reply: Reply,
+  sse: boolean,
+  signingKey?: Awaited<ReturnType<typeof merchantSigningKey>>,
+): Promise<Response> {
+  const json = stringifyWithRaw(reply.body);
+  const text = sse ? `event: message\ndata: ${json}\n\n` : json;
+  const headers = new Headers({ ...CORS_HEADERS, ...reply.headers });
+  headers.set("content-type", sse ? "text/event-stream" : "application/json");
+  if (sse) headers.set("cache-control", "no-cache");
+  if (signingKey) await signResponse({ status: reply.status, headers, body: text }, signingKey);
+  return new Response(text, { status: reply.status, headers });
 }

@@ -10,18 +10,12 @@ import { TOOLS } from "../tools";
 import { invalidParams, type ProtocolError } from "../ucp/errors";
 import { protocolError, RPC } from "./jsonrpc";
 import { normalizeCall } from "./normalize";
+import type { RequestScope } from "./scope";
 import { callTool } from "./tool-call";
 import { listTools } from "./tool-list";
 
 export const MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
 export const SERVER_VERSION = "0.1.0";
-
-export interface RequestScope {
-  readonly env: Env;
-  readonly config: MerchantConfig;
-  readonly headers: Headers;
-  readonly now: number;
-}
 
 export async function dispatch(
   method: string,
@@ -42,7 +36,7 @@ export async function dispatch(
   if (tool) {
     // Older UCP examples call the tool as the JSON-RPC method; they get the payload itself.
     const call = normalizeCall(params, params._meta, scope.headers);
-    return callTool(tool, call, scope.env, scope.config, scope.now);
+    return callTool(tool, call, scope);
   }
   return err(protocolError(RPC.methodNotFound, 200, `Method not found: ${method.slice(0, 100)}`));
 }
@@ -68,7 +62,7 @@ async function toolsCall(
   const tool = TOOLS.get(name);
   if (!tool) return err(invalidParams(`Unknown tool: ${name.slice(0, 100)}`));
   const call = normalizeCall(args ?? {}, params._meta, scope.headers);
-  const outcome = await callTool(tool, call, scope.env, scope.config, scope.now);
+  const outcome = await callTool(tool, call, scope);
   if (!outcome.ok) return outcome;
   // Serialized once: the text block and structuredContent are the same bytes.
   const text = outcome.value instanceof RawJson ? outcome.value.text : JSON.stringify(outcome.value);

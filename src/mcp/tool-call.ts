@@ -1,24 +1,25 @@
 /**
- * Runs one tool call: profile URL form, arguments, negotiation, capability gate, then the
- * tool. Cheap checks come first so malformed calls never cost a profile fetch.
+ * Runs one tool call: profile URL form, arguments, identity binding and trust tier,
+ * negotiation, capability gate, then the tool. Cheap checks come first so malformed or
+ * refused calls never cost a profile fetch.
  */
 import type * as z from "zod";
-import type { MerchantConfig } from "../config";
+import { normalizedProfile } from "../auth/authenticate";
 import { toJsonPath } from "../lib/json-path";
 import { err, ok, type Result } from "../lib/result";
 import type { ToolDefinition, UcpEnvelope, UcpPayload } from "../tools/types";
-import { invalidParams, type ProtocolError } from "../ucp/errors";
+import { authError, invalidParams, type ProtocolError } from "../ucp/errors";
 import { relevantCapabilities } from "../ucp/negotiate";
 import { negotiate, profileUrl } from "../ucp/negotiation";
 import type { NormalizedCall } from "./normalize";
+import type { RequestScope } from "./scope";
 
 export async function callTool(
   tool: ToolDefinition,
   call: NormalizedCall,
-  env: Env,
-  config: MerchantConfig,
-  now: number,
+  scope: RequestScope,
 ): Promise<Result<UcpPayload, ProtocolError>> {
+  const { env, config, now, principal } = scope;
   const url = profileUrl(call.profile, config);
   if (!url.ok) return url;
   const key = call.idempotencyKey;
@@ -30,6 +31,8 @@ export async function callTool(
   }
   const parsed = tool.input.safeParse(call.args);
   if (!parsed.success) return err(invalidArguments(tool.name, parsed.error));
+  const trusted = checkTrust(tool, url.value.href, parsed.data, scope);
+  if (trusted) return err(trusted);
 
   const negotiated = await negotiate(url.value, config, now);
   if (!negotiated.ok) return negotiated;
@@ -42,7 +45,38 @@ export async function callTool(
     capabilities: relevantCapabilities(active, tool.capability),
   });
   const meta = { profile: url.value.href, idempotencyKey: key as string | undefined };
-  return tool.run(parsed.data, { env, config, negotiated: negotiated.value, meta, now, envelope });
+  return tool.run(parsed.data, { env, config, negotiated: negotiated.value, meta, now, envelope, principal });
+}
+
+/**
+ * Identity binding (spec-digest §2.8): an authenticated caller acts only for its own
+ * profile. Trust tier: tools the merchant closed to anonymous callers are refused with the
+ * hand-off URL, where a human can finish instead.
+ */
+function checkTrust(
+  tool: ToolDefinition,
+  profile: string,
+  args: Record<string, unknown>,
+  scope: RequestScope,
+): ProtocolError | undefined {
+  const { principal, config } = scope;
+  if (principal.tier === "authenticated") {
+    if (normalizedProfile(profile) === principal.profile) return undefined;
+    const how = principal.via === "api_key" ? "This API key is" : "The signature is";
+    return authError(403, "identity_mismatch", `${how} not authorized for the profile in meta["ucp-agent"]`, {
+      tier: principal.tier,
+    });
+  }
+  if (!scope.trust.authenticatedTools.has(tool.name)) return undefined;
+  const id = typeof args.id === "string" && /^[A-Za-z0-9_-]{1,200}$/.test(args.id) ? args.id : undefined;
+  const handOff =
+    tool.capability === "dev.ucp.shopping.checkout" && id ? `${config.origin}/checkout/${id}` : config.origin;
+  return authError(
+    401,
+    "authentication_required",
+    `${tool.name} needs an authenticated platform (this request is anonymous). Sign the request (RFC 9421, key in your profile's signing_keys) or send the API key the merchant issued; or hand the buyer continue_url.`,
+    { tier: "anonymous", required_tier: "authenticated", continue_url: handOff },
+  );
 }
 
 function invalidArguments(toolName: string, error: z.ZodError): ProtocolError {

@@ -1,15 +1,17 @@
 /**
  * Background work rows inside the order object (the notification outbox, refunds, stock
  * releases) share one life: due at next_attempt_at, claimed before the attempt, then done,
- * rescheduled with backoff, or given up after MAX_ATTEMPTS. Synchronous SQL only; the
+ * rescheduled with backoff, or given up after the policy's last attempt. Synchronous SQL only; the
  * caller awaits the attempt itself between claim() and finish().
  */
-import { MAX_ATTEMPTS, nextAttemptAt } from "./retry";
+import { DEFAULT_RETRY, nextAttemptAt, type RetryPolicy } from "./retry";
 
 export interface JobTable {
-  readonly table: "outbox" | "effects";
-  /** The column stamped when the work succeeded (sent_at, done_at). */
-  readonly doneColumn: "sent_at" | "done_at";
+  readonly table: "outbox" | "effects" | "webhooks";
+  /** The column stamped when the work succeeded (sent_at, done_at, delivered_at). */
+  readonly doneColumn: "sent_at" | "done_at" | "delivered_at";
+  /** Backoff and give-up point; the order object's default when absent. */
+  readonly retry?: RetryPolicy;
 }
 
 /** Columns every job table has, after its own. */
@@ -48,17 +50,17 @@ export function claim(sql: SqlStorage, jobs: JobTable, id: string, now: number):
   sql.exec(
     `UPDATE ${jobs.table} SET attempts = ?, next_attempt_at = ? WHERE id = ?`,
     attempt,
-    nextAttemptAt(attempt, now),
+    nextAttemptAt(attempt, now, jobs.retry ?? DEFAULT_RETRY),
     id,
   );
   return attempt;
 }
 
-/** Records an attempt's outcome: done for good, or another try later (until MAX_ATTEMPTS). */
+/** Records an attempt's outcome: done for good, or another try later (until maxAttempts). */
 export function finish(sql: SqlStorage, jobs: JobTable, id: string, attempt: number, ok: boolean, now: number): void {
   if (ok) {
     sql.exec(`UPDATE ${jobs.table} SET ${jobs.doneColumn} = ?, next_attempt_at = NULL WHERE id = ?`, now, id);
-  } else if (attempt >= MAX_ATTEMPTS) {
+  } else if (attempt >= (jobs.retry ?? DEFAULT_RETRY).maxAttempts) {
     sql.exec(`UPDATE ${jobs.table} SET failed_at = ?, next_attempt_at = NULL WHERE id = ?`, now, id);
   }
   // Otherwise the backoff claim() set stands as the next try.

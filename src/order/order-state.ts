@@ -61,11 +61,13 @@ export interface OrderState {
   readonly buyer_email?: string;
   readonly reservation_id?: string;
   readonly charge_id?: string;
+  /** The placing platform's order webhook URL (its profile's order config), if it gave one. */
+  readonly webhook_url?: string;
 }
 
 export function orderFromCheckout(
   checkout: CheckoutState,
-  ids: { orderId: string; permalink: string; reservationId?: string; chargeId?: string },
+  ids: { orderId: string; permalink: string; reservationId?: string; chargeId?: string; webhookUrl?: string },
   owner: string,
   now: number,
 ): OrderState {
@@ -104,6 +106,7 @@ export function orderFromCheckout(
     ...(checkout.buyer?.email ? { buyer_email: checkout.buyer.email } : {}),
     ...(ids.reservationId ? { reservation_id: ids.reservationId } : {}),
     ...(ids.chargeId ? { charge_id: ids.chargeId } : {}),
+    ...(ids.webhookUrl ? { webhook_url: ids.webhookUrl } : {}),
   };
 }
 

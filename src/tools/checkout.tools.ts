@@ -131,6 +131,7 @@ export const completeCheckout = defineTool({
         config: ctx.config,
         processor: testProcessor,
         owner: ctx.meta.profile,
+        webhookUrl: ctx.negotiated.active.has(CAPABILITY.order) ? ctx.negotiated.orderWebhookUrl : undefined,
         now: ctx.now,
       });
       return object.finishCompletion({ ...base, outcome });

@@ -1,5 +1,6 @@
 /** What a tool is: its wire contract (zod in and out) and a run function over typed input. */
 import type * as z from "zod";
+import type { Principal } from "../auth/authenticate";
 import type { MerchantConfig } from "../config";
 import type { RawJson } from "../lib/raw-json";
 import type { Result } from "../lib/result";
@@ -18,6 +19,8 @@ export interface ToolContext {
   readonly negotiated: Negotiated;
   readonly meta: RequestMeta;
   readonly now: number;
+  /** The authenticated caller (or anonymous), for tools that record who acted. */
+  readonly principal: Principal;
   /** The `ucp` envelope for this response: negotiated version and relevant capabilities. */
   readonly envelope: (status?: "success" | "error") => UcpEnvelope;
 }

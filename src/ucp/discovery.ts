@@ -1,13 +1,14 @@
 /**
  * The business profile served at /.well-known/ucp, derived from the merchant config and
- * the capability registry. scripts/build-discovery.ts writes it to public/; a test checks
- * the committed file is current.
+ * the capability registry, with the merchant's public signing keys (signing-keys.json) at
+ * the top level where the profile schema puts them. scripts/build-discovery.ts writes it to
+ * public/; a test checks the committed file is current.
  */
 import type { MerchantConfig } from "../config";
 import { paymentHandlers } from "../payment/handlers";
 import { BUSINESS_CAPABILITIES, MCP_SERVICE_SCHEMA, SERVICE_SPEC, SHOPPING_SERVICE, UCP_VERSION } from "./capabilities";
 
-export function discoveryProfile(config: MerchantConfig) {
+export function discoveryProfile(config: MerchantConfig, signingKeys: readonly JsonWebKey[] = []) {
   return {
     ucp: {
       version: UCP_VERSION,
@@ -25,9 +26,10 @@ export function discoveryProfile(config: MerchantConfig) {
       capabilities: BUSINESS_CAPABILITIES,
       payment_handlers: paymentHandlers(config.origin),
     },
+    ...(signingKeys.length > 0 ? { signing_keys: signingKeys } : {}),
   };
 }
 
-export function discoveryDocument(config: MerchantConfig): string {
-  return `${JSON.stringify(discoveryProfile(config), null, 2)}\n`;
+export function discoveryDocument(config: MerchantConfig, signingKeys: readonly JsonWebKey[] = []): string {
+  return `${JSON.stringify(discoveryProfile(config, signingKeys), null, 2)}\n`;
 }

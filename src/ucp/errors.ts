@@ -7,6 +7,8 @@ export interface ProtocolError {
   readonly httpStatus: number;
   readonly message: string;
   readonly data?: Readonly<Record<string, unknown>>;
+  /** HTTP headers that belong with the error (WWW-Authenticate, Retry-After). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export type DiscoveryCode = "invalid_profile_url" | "profile_unreachable" | "profile_malformed" | "version_unsupported";
@@ -40,5 +42,41 @@ export function unavailable(retryAfterSeconds = 1): ProtocolError {
     httpStatus: 503,
     message: "Temporarily unable to handle the request",
     data: { retry_after: retryAfterSeconds },
+  };
+}
+
+/** 401/403 (and the spec's 400 signature codes): -32000 unless the spec pairs the code with -32600. */
+export function authError(
+  httpStatus: 400 | 401 | 403,
+  code: string,
+  content: string,
+  extra: Readonly<Record<string, unknown>> = {},
+): ProtocolError {
+  const message =
+    code.startsWith("signature") ||
+    code === "key_not_found" ||
+    code === "digest_mismatch" ||
+    code === "algorithm_unsupported"
+      ? "Signature verification failed"
+      : httpStatus === 403
+        ? "Forbidden"
+        : "Unauthorized";
+  return {
+    rpcCode: httpStatus === 400 ? -32600 : -32000,
+    httpStatus,
+    message,
+    data: { code, content, ...extra },
+    ...(httpStatus === 401 ? { headers: { "www-authenticate": 'Bearer realm="ucp"' } } : {}),
+  };
+}
+
+/** Over the platform's or tier's request budget: -32000 + 429, retry_after in seconds. */
+export function rateLimited(retryAfterSeconds: number, tier: string): ProtocolError {
+  return {
+    rpcCode: -32000,
+    httpStatus: 429,
+    message: "Rate limit exceeded",
+    data: { code: "rate_limited", retry_after: retryAfterSeconds, tier },
+    headers: { "retry-after": String(retryAfterSeconds) },
   };
 }

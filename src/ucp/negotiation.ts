@@ -14,14 +14,16 @@ export interface Negotiated {
   readonly version: string;
   readonly active: ActiveCapabilities;
   readonly profileUrl: string;
+  /** The platform's order webhook URL, from its profile (unvalidated: the sender checks it). */
+  readonly orderWebhookUrl?: string;
 }
 
 /** What an unreachable profile means under PROFILE_FALLBACK=assume-compatible (local dev). */
-const ASSUMED_PROFILE: PlatformProfile = { version: UCP_VERSION, capabilities: BUSINESS_CAPABILITIES };
+const ASSUMED_PROFILE: PlatformProfile = { version: UCP_VERSION, capabilities: BUSINESS_CAPABILITIES, signingKeys: [] };
 
 /** Checks the profile URL's form before anything else costs a fetch. */
 export function profileUrl(value: unknown, config: MerchantConfig): Result<URL, ProtocolError> {
-  const url = checkProfileUrl(value);
+  const url = checkProfileUrl(value, config.outboundAllow);
   return url.ok ? url : err(discoveryError(url.error.code, url.error.content, config.origin));
 }
 
@@ -46,7 +48,13 @@ export async function negotiate(
       ),
     );
   }
-  return ok({ version: UCP_VERSION, active: activeFor(profile), profileUrl: url.href });
+  const webhook = profile.orderWebhookUrl;
+  return ok({
+    version: UCP_VERSION,
+    active: activeFor(profile),
+    profileUrl: url.href,
+    ...(webhook ? { orderWebhookUrl: webhook } : {}),
+  });
 }
 
 /** The intersection depends only on the profile, and cached profiles are shared objects. */

@@ -1,16 +1,27 @@
 /**
- * Reads a platform profile document into what negotiation needs. Accepts the 2026-04-08
- * shape and the 2026-01-11 capability array (`[{name, version}]`), per spec-digest §12.4.
+ * Reads a platform profile document into what negotiation, signature checks and order
+ * webhooks need. Accepts the 2026-04-08 shape and the 2026-01-11 capability array
+ * (`[{name, version}]`), per spec-digest §12.4. URLs read here are not validated.
  */
 
 import { err, ok, type Result } from "../lib/result";
 import { isPlainObject } from "../lib/safe-json";
 import type { CapabilityEntry, CapabilityRegistry } from "./capabilities";
 
+/** A public JWK from `signing_keys`, reduced to the public members a verifier reads. */
+export type SigningKey = JsonWebKey & { readonly kid: string };
+
 export interface PlatformProfile {
   readonly version: string;
   readonly capabilities: CapabilityRegistry;
+  /** At most MAX_SIGNING_KEYS keys, unique by kid, in document order. */
+  readonly signingKeys: readonly SigningKey[];
+  /** `capabilities["dev.ucp.shopping.order"][].config.webhook_url`; check with checkOutboundUrl before use. */
+  readonly orderWebhookUrl?: string;
 }
+
+export const MAX_SIGNING_KEYS = 20;
+const ORDER_CAPABILITY = "dev.ucp.shopping.order";
 
 const VERSION = /^\d{4}-\d{2}-\d{2}$/;
 const NAME = /^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9_]*)+$/;
@@ -22,7 +33,50 @@ export function parsePlatformProfile(doc: unknown): Result<PlatformProfile, stri
     return err("Profile `ucp.version` is not a YYYY-MM-DD date");
   const registry = parseCapabilities(capabilities);
   if (!registry.ok) return registry;
-  return ok({ version, capabilities: registry.value });
+  const webhook = orderWebhookUrl(capabilities);
+  const profile = { version, capabilities: registry.value, signingKeys: signingKeys(doc.signing_keys) };
+  return ok(webhook === undefined ? profile : { ...profile, orderWebhookUrl: webhook });
+}
+
+/** Public JWK members; anything else (private parts, key_ops, junk) is not carried. */
+const JWK_PUBLIC_MEMBERS = ["kty", "kid", "use", "alg", "crv", "x", "y", "n", "e"] as const;
+
+/**
+ * `signing_keys` sits beside `ucp` (discovery/profile_schema.json `base`). Entries without
+ * a string kid and kty are skipped rather than failing the profile: keys only matter to a
+ * signature check, which then finds no key and refuses.
+ */
+function signingKeys(raw: unknown): SigningKey[] {
+  if (!Array.isArray(raw)) return [];
+  const keys: SigningKey[] = [];
+  const seen = new Set<string>();
+  for (const item of raw) {
+    if (keys.length >= MAX_SIGNING_KEYS) break;
+    if (!isPlainObject(item) || typeof item.kid !== "string" || typeof item.kty !== "string") continue;
+    if (seen.has(item.kid)) continue; // a kid must name one key
+    seen.add(item.kid);
+    const key: Record<string, string> = {};
+    for (const member of JWK_PUBLIC_MEMBERS) {
+      const value = item[member];
+      if (typeof value === "string") key[member] = value;
+    }
+    keys.push({ ...key, kid: item.kid, kty: item.kty });
+  }
+  return keys;
+}
+
+/** The first order capability entry with a string `config.webhook_url`, in either capability shape. */
+function orderWebhookUrl(raw: unknown): string | undefined {
+  const entries: unknown[] = Array.isArray(raw)
+    ? raw.filter((item) => isPlainObject(item) && item.name === ORDER_CAPABILITY)
+    : isPlainObject(raw) && Array.isArray(raw[ORDER_CAPABILITY])
+      ? raw[ORDER_CAPABILITY]
+      : [];
+  for (const entry of entries) {
+    const config = isPlainObject(entry) ? entry.config : undefined;
+    if (isPlainObject(config) && typeof config.webhook_url === "string") return config.webhook_url;
+  }
+  return undefined;
 }
 
 function parseCapabilities(raw: unknown): Result<CapabilityRegistry, string> {

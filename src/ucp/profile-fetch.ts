@@ -1,8 +1,10 @@
 /**
- * Fetches platform profiles: https only, no redirects, a timeout and a size cap, cached
- * per isolate by URL for max(Cache-Control max-age, 60 s). Failures are cached briefly
- * too, so one bad URL cannot make the Worker fetch in a loop.
+ * Fetches platform profiles: only URLs checkOutboundUrl passes, no redirects, one deadline
+ * over headers and body, a size cap. Cached per isolate by URL for max(Cache-Control max-age,
+ * 60 s) up to 24 h; failures for 30 s; concurrent callers share one in-flight fetch. Together
+ * these keep a bad URL or a burst from making the Worker fetch in a loop.
  */
+import { checkOutboundUrl, NO_OUTBOUND_EXCEPTIONS, type OutboundAllowList } from "../lib/outbound-url";
 import { readCapped } from "../lib/read-capped";
 import { err, ok, type Result } from "../lib/result";
 import { parseUntrustedJson } from "../lib/safe-json";
@@ -16,48 +18,78 @@ export interface ProfileFailure {
 export type ProfileResult = Result<PlatformProfile, ProfileFailure>;
 
 export const PROFILE_LIMITS = {
+  /** Covers connect, headers and the whole body: a body that stalls or trickles is cut off too. */
   timeoutMs: 4000,
   maxBytes: 256 * 1024,
+  /** Also the spec's floor between forced refreshes of one origin. */
   minTtlMs: 60_000,
   maxTtlMs: 24 * 3600_000,
   failureTtlMs: 30_000,
   cacheEntries: 512,
 } as const;
 
-const cache = new Map<string, { result: ProfileResult; expiresAt: number }>();
+/** How long past the fetch deadline a joined caller waits before giving up on the leader. */
+const JOIN_GRACE_MS = 1000;
+const TIMED_OUT: ProfileResult = err({ code: "profile_unreachable", content: "Platform profile fetch timed out" });
 
-/** Validates a profile URL as the spec requires: absolute https. */
-export function checkProfileUrl(value: unknown): Result<URL, ProfileFailure> {
+const cache = new Map<string, { result: ProfileResult; expiresAt: number }>();
+const inflight = new Map<string, { promise: Promise<ProfileResult>; startedAt: number }>();
+const lastRefresh = new Map<string, number>();
+
+/**
+ * Validates a profile URL before anything is fetched: the spec's https rule plus the
+ * outbound guard (no private or loopback targets). `allow` is the local-dev exception.
+ */
+export function checkProfileUrl(
+  value: unknown,
+  allow: OutboundAllowList = NO_OUTBOUND_EXCEPTIONS,
+): Result<URL, ProfileFailure> {
   if (typeof value !== "string" || value.length === 0) {
     return err({ code: "invalid_profile_url", content: 'meta["ucp-agent"].profile is required' });
   }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return err({ code: "invalid_profile_url", content: "Platform profile is not a valid URL" });
-  }
-  if (url.protocol !== "https:") {
-    return err({ code: "invalid_profile_url", content: "Platform profile URL must use https" });
-  }
-  return ok(url);
+  const url = checkOutboundUrl(value, allow);
+  return url.ok ? url : err({ code: "invalid_profile_url", content: `Platform profile ${url.error}` });
 }
 
+/** The profile at `url` (which must come from checkProfileUrl), from cache when fresh. */
 export async function loadPlatformProfile(
   url: URL,
   now: number,
   fetcher: typeof fetch = fetch,
 ): Promise<ProfileResult> {
-  const key = url.href;
+  const hit = cached(url.href, now);
+  return hit ?? fetchShared(url, now, fetcher);
+}
+
+/**
+ * Re-fetches past a fresh cached profile, for a signature naming an unknown key id. The
+ * spec allows this at most once per TTL floor per origin; inside that window, or while a
+ * failure is cached, it answers from the cache like loadPlatformProfile.
+ */
+export async function refreshPlatformProfile(
+  url: URL,
+  now: number,
+  fetcher: typeof fetch = fetch,
+): Promise<ProfileResult> {
+  const hit = cached(url.href, now);
+  if (!hit) return fetchShared(url, now, fetcher); // nothing fresh to bypass: an ordinary load
+  if (!hit.ok || !claimRefresh(url.origin, now)) return hit;
+  return fetchShared(url, now, fetcher);
+}
+
+/** Test hook: forget every cached profile, in-flight fetch and refresh stamp. */
+export function clearProfileCache(): void {
+  cache.clear();
+  inflight.clear();
+  lastRefresh.clear();
+}
+
+function cached(key: string, now: number): ProfileResult | undefined {
   const hit = cache.get(key);
-  if (hit && hit.expiresAt > now) {
-    cache.delete(key);
-    cache.set(key, hit); // most recently used goes last
-    return hit.result;
-  }
-  const { result, ttlMs } = await fetchProfile(url, fetcher);
-  remember(key, result, now + ttlMs);
-  return result;
+  if (!hit || hit.expiresAt <= now) return undefined;
+  cache.delete(key);
+  cache.set(key, hit); // most recently used goes last
+  return hit.result;
 }
 
 function remember(key: string, result: ProfileResult, expiresAt: number): void {
@@ -70,30 +102,75 @@ function remember(key: string, result: ProfileResult, expiresAt: number): void {
   }
 }
 
-/** Test hook: forget every cached profile. */
-export function clearProfileCache(): void {
-  cache.clear();
+/** True when `origin` may force a refresh now; records it. Never evicts a stamp inside the floor. */
+function claimRefresh(origin: string, now: number): boolean {
+  const last = lastRefresh.get(origin);
+  if (last !== undefined && now - last < PROFILE_LIMITS.minTtlMs) return false;
+  if (last === undefined && lastRefresh.size >= PROFILE_LIMITS.cacheEntries) {
+    for (const [key, at] of lastRefresh) if (now - at >= PROFILE_LIMITS.minTtlMs) lastRefresh.delete(key);
+    // Still full: that many origins refreshed within a minute; the floor is also a global cap.
+    if (lastRefresh.size >= PROFILE_LIMITS.cacheEntries) return false;
+  }
+  lastRefresh.delete(origin);
+  lastRefresh.set(origin, now);
+  return true;
 }
 
-async function fetchProfile(url: URL, fetcher: typeof fetch): Promise<{ result: ProfileResult; ttlMs: number }> {
-  const failure = (code: ProfileFailureCode, content: string) => ({
-    result: err({ code, content }),
-    ttlMs: PROFILE_LIMITS.failureTtlMs,
-  });
-  let response: Response;
-  try {
-    response = await fetcher(url.href, {
-      redirect: "manual",
-      headers: { accept: "application/json" },
-      signal: AbortSignal.timeout(PROFILE_LIMITS.timeoutMs),
+/**
+ * One fetch per URL at a time: later callers join the leader's promise. Each caller also
+ * waits under its own deadline, because if the leader's request is cancelled its fetch may
+ * never settle; such a stuck entry is replaced once it is older than the deadline.
+ */
+function fetchShared(url: URL, now: number, fetcher: typeof fetch): Promise<ProfileResult> {
+  const key = url.href;
+  let flight = inflight.get(key);
+  if (!flight || now - flight.startedAt > PROFILE_LIMITS.timeoutMs + JOIN_GRACE_MS) {
+    const promise: Promise<ProfileResult> = fetchProfile(url, fetcher).then(({ result, ttlMs }) => {
+      // Only a forced refresh fetches past a fresh profile; its failure must not evict the
+      // good copy, or one hiccup (or a caller naming a bogus kid) locks the platform out.
+      if (result.ok || !cached(key, now)?.ok) remember(key, result, now + ttlMs);
+      if (inflight.get(key)?.promise === promise) inflight.delete(key);
+      return result;
     });
-  } catch (e) {
-    const timedOut = e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError");
-    return failure(
-      "profile_unreachable",
-      timedOut ? "Platform profile fetch timed out" : "Platform profile could not be fetched",
-    );
+    flight = { promise, startedAt: now };
+    inflight.set(key, flight);
   }
+  return withDeadline(flight.promise, PROFILE_LIMITS.timeoutMs + JOIN_GRACE_MS);
+}
+
+function withDeadline(promise: Promise<ProfileResult>, ms: number): Promise<ProfileResult> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<ProfileResult>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  return Promise.race([promise, late]).finally(() => {
+    if (timer !== undefined) clearTimeout(timer);
+  });
+}
+
+type Fetched = { result: ProfileResult; ttlMs: number };
+
+function failure(code: ProfileFailureCode, content: string): Fetched {
+  return { result: err({ code, content }), ttlMs: PROFILE_LIMITS.failureTtlMs };
+}
+
+/** Never rejects: every way a fetch can go wrong is a cached failure. */
+async function fetchProfile(url: URL, fetcher: typeof fetch): Promise<Fetched> {
+  // In workerd an aborted fetch signal also errors the body stream mid-read, so this one
+  // deadline bounds a body that stalls or trickles after the headers (tested).
+  const signal = AbortSignal.timeout(PROFILE_LIMITS.timeoutMs);
+  try {
+    return await fetchWithin(url, fetcher, signal);
+  } catch {
+    return signal.aborted
+      ? { result: TIMED_OUT, ttlMs: PROFILE_LIMITS.failureTtlMs }
+      : failure("profile_unreachable", "Platform profile could not be fetched");
+  }
+}
+
+async function fetchWithin(url: URL, fetcher: typeof fetch, signal: AbortSignal): Promise<Fetched> {
+  const response = await fetcher(url.href, { redirect: "manual", headers: { accept: "application/json" }, signal });
+  // UCP: profile fetches MUST NOT follow redirects.
   if (response.status >= 300 && response.status < 400) {
     await response.body?.cancel();
     return failure("profile_unreachable", "Platform profile responded with a redirect; redirects are not followed");
@@ -103,8 +180,9 @@ async function fetchProfile(url: URL, fetcher: typeof fetch): Promise<{ result: 
     return failure("profile_unreachable", `Platform profile responded with HTTP ${response.status}`);
   }
   const text = await readCapped(response, PROFILE_LIMITS.maxBytes);
-  if (text === undefined)
+  if (text === undefined) {
     return failure("profile_malformed", `Platform profile exceeds ${PROFILE_LIMITS.maxBytes} bytes`);
+  }
   const json = parseUntrustedJson(text);
   if (!json.ok) return failure("profile_malformed", "Platform profile is not valid JSON");
   const parsed = parsePlatformProfile(json.value);

@@ -1,5 +1,15 @@
-/** Drives the Worker under test over HTTP (its real fetch handler), as an agent would. */
+/**
+ * Drives the Worker under test over HTTP (its real fetch handler), as an agent would.
+ * Calls to the tools the default trust tiers close to anonymous agents (complete_checkout,
+ * get_order) are signed as the test platform (RFC 9421, the key every fixture profile
+ * publishes), as a real platform would sign them; pass `{ anonymous: true }` to send them
+ * unsigned.
+ */
 import { exports } from "cloudflare:workers";
+import { signRequest } from "../../src/auth/http-signature";
+import { importSigningKey, type SigningKey } from "../../src/auth/signing-keys";
+import { isPlainObject } from "../../src/lib/safe-json";
+import { PLATFORM_KEY } from "../fixtures/platform-keys";
 
 export const ENDPOINT = "https://shop.example.com/ucp/mcp";
 export const PROFILES = "https://agent.test/profiles";
@@ -12,14 +22,68 @@ export interface RpcReply {
   body: any;
 }
 
-export async function post(body: unknown, headers: Record<string, string> = {}): Promise<RpcReply> {
-  const res = await exports.default.fetch(ENDPOINT, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-    body: typeof body === "string" ? body : JSON.stringify(body),
+export interface PostOptions {
+  /** Send closed-tier calls unsigned, as an anonymous agent. */
+  readonly anonymous?: boolean;
+}
+
+const SIGNED_TOOLS = new Set(["complete_checkout", "get_order"]);
+
+// Anonymous budgets are per client IP: each test file is its own client, as on the internet.
+const octet = () => Math.floor(Math.random() * 254) + 1;
+export const CLIENT_IP = `10.${octet()}.${octet()}.${octet()}`;
+
+export async function post(
+  body: unknown,
+  headers: Record<string, string> = {},
+  options: PostOptions = {},
+): Promise<RpcReply> {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  const sent = new Headers({
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "cf-connecting-ip": CLIENT_IP,
+    ...headers,
   });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  const profile = options.anonymous ? undefined : closedTierProfile(body);
+  if (profile && !sent.has("signature") && !sent.has("authorization")) {
+    if (!sent.has("ucp-agent")) sent.set("ucp-agent", `profile="${profile}"`);
+    await signRequest({ method: "POST", url: ENDPOINT, headers: sent, body: text }, await platformKey());
+  }
+  const res = await exports.default.fetch(ENDPOINT, { method: "POST", headers: sent, body: text });
+  const answer = await res.text();
+  return { status: res.status, headers: res.headers, body: answer ? JSON.parse(answer) : undefined };
+}
+
+let signingKey: Promise<SigningKey> | undefined;
+
+export function platformKey(): Promise<SigningKey> {
+  signingKey ??= importSigningKey(JSON.stringify(PLATFORM_KEY)).then((k) => {
+    if (!k.ok) throw new Error(`test platform key: ${JSON.stringify(k.error)}`);
+    return k.value;
+  });
+  return signingKey;
+}
+
+/** The profile a closed-tier call acts for (tools/call or the direct-method form), if any. */
+function closedTierProfile(body: unknown): string | undefined {
+  if (!isPlainObject(body) || !isPlainObject(body.params)) return undefined;
+  const { method, params } = body;
+  const tool = method === "tools/call" ? params.name : method;
+  if (typeof tool !== "string" || !SIGNED_TOOLS.has(tool)) return undefined;
+  const args = method === "tools/call" ? params.arguments : params;
+  const carriers = [
+    isPlainObject(args) ? args.meta : undefined,
+    params._meta,
+    isPlainObject(args) ? args._meta : undefined,
+  ];
+  for (const meta of carriers) {
+    if (!isPlainObject(meta)) continue;
+    for (const holder of [meta["ucp-agent"], meta.ucp]) {
+      if (isPlainObject(holder) && typeof holder.profile === "string") return holder.profile;
+    }
+  }
+  return undefined;
 }
 
 let nextId = 1;

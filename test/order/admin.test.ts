@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { adminAccess } from "../../src/admin/auth";
-import { handleAdmin } from "../../src/admin/orders";
+import { handleAdmin } from "../../src/admin/router";
 import { derivedId } from "../../src/lib/ids";
 import type { Json } from "../helpers/checkout";
 import { ADMIN_TOKEN, admin, expectOrder, getOrder, placeOrder } from "./order-helpers";

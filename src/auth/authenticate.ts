@@ -1,0 +1,121 @@
+/**
+ * Who is calling: an RFC 9421 signature verified with a key from the signer's own profile,
+ * an API key bound to one profile, or nobody (anonymous). A credential that is present but
+ * wrong is refused outright, never downgraded to anonymous: a platform that signs must
+ * learn its signatures are broken. Identity binding against the profile in the tool call
+ * happens in the tool pipeline (src/mcp/tool-call.ts), where that profile is known.
+ */
+import type { MerchantConfig } from "../config";
+import { err, ok, type Result } from "../lib/result";
+import { profileFromHeader } from "../mcp/normalize";
+import { authError, discoveryError, type ProtocolError } from "../ucp/errors";
+import { checkProfileUrl, loadPlatformProfile, refreshPlatformProfile } from "../ucp/profile-fetch";
+import { findApiKey } from "./api-keys";
+import { type SignatureFailure, verifyRequest } from "./http-signature";
+import type { TrustConfig, TrustTier } from "./trust-config";
+
+export type Principal =
+  | { readonly tier: "anonymous" }
+  | {
+      readonly tier: Extract<TrustTier, "authenticated">;
+      /** The platform profile URL (normalized href) this caller may act for. */
+      readonly profile: string;
+      readonly via: "signature" | "api_key";
+      /** The signing key's kid, or the API key's id. */
+      readonly keyId: string;
+    };
+
+type Authenticated = Extract<Principal, { tier: "authenticated" }>;
+
+export const ANONYMOUS: Principal = { tier: "anonymous" };
+
+export interface AuthInput {
+  readonly request: Request;
+  readonly body: Uint8Array;
+  readonly env: Env;
+  readonly config: MerchantConfig;
+  readonly trust: TrustConfig;
+  readonly now: number;
+}
+
+export async function authenticate(input: AuthInput): Promise<Result<Principal, ProtocolError>> {
+  const { headers } = input.request;
+  const signed = headers.has("signature") || headers.has("signature-input");
+  const apiKey = presentedApiKey(headers);
+  if (!signed && apiKey === undefined) return ok(ANONYMOUS);
+
+  const bySignature = signed ? await verifySignature(input) : undefined;
+  if (bySignature && !bySignature.ok) return bySignature;
+  const byKey = apiKey !== undefined ? await verifyApiKey(input, apiKey) : undefined;
+  if (byKey && !byKey.ok) return byKey;
+  const principal = (bySignature?.value ?? byKey?.value) as Authenticated;
+  if (bySignature && byKey && (byKey.value as Authenticated).profile !== principal.profile) {
+    return err(authError(403, "identity_mismatch", "The API key and the signature name different platforms"));
+  }
+  const header = headers.get("ucp-agent");
+  if (header !== null && byKey && !bySignature) {
+    const claimed = normalizedProfile(profileFromHeader(header));
+    if (claimed !== principal.profile) {
+      return err(authError(403, "identity_mismatch", "This API key is not authorized for the UCP-Agent profile"));
+    }
+  }
+  return ok(principal);
+}
+
+/** `Authorization: Bearer <key>` (what the issue asks) or `X-API-Key` (what UCP's REST binding lists). */
+function presentedApiKey(headers: Headers): string | undefined {
+  const bearer = /^Bearer +(\S+) *$/i.exec(headers.get("authorization") ?? "");
+  return bearer?.[1] ?? headers.get("x-api-key") ?? undefined;
+}
+
+async function verifyApiKey(input: AuthInput, presented: string): Promise<Result<Principal, ProtocolError>> {
+  const kv = (input.env as { AUTH?: KVNamespace }).AUTH;
+  const record = kv ? await findApiKey(kv, presented, input.now) : null;
+  if (!record) return err(authError(401, "invalid_api_key", "The API key is unknown or revoked"));
+  return ok({ tier: "authenticated", profile: record.profile, via: "api_key", keyId: record.id });
+}
+
+async function verifySignature(input: AuthInput): Promise<Result<Principal, ProtocolError>> {
+  const { request, config, now } = input;
+  const claimed = profileFromHeader(request.headers.get("ucp-agent"));
+  if (claimed === undefined) {
+    return err(
+      authError(401, "signature_invalid", 'Signed requests must carry UCP-Agent: profile="<your profile URL>"'),
+    );
+  }
+  const url = checkProfileUrl(claimed, config.outboundAllow);
+  if (!url.ok) return err(discoveryError(url.error.code, url.error.content, config.origin));
+  const loaded = await loadPlatformProfile(url.value, now);
+  if (!loaded.ok) return err(discoveryError(loaded.error.code, loaded.error.content, config.origin));
+
+  let keys = loaded.value.signingKeys;
+  const resolveKey = async (keyid: string): Promise<JsonWebKey | undefined> => {
+    const found = keys.find((k) => k.kid === keyid);
+    if (found) return found;
+    // A platform may have rotated since we cached its profile (rate-limited per origin).
+    const refreshed = await refreshPlatformProfile(url.value, now);
+    if (refreshed.ok) keys = refreshed.value.signingKeys;
+    return keys.find((k) => k.kid === keyid);
+  };
+  const verified = await verifyRequest(
+    { method: request.method, url: request.url, headers: request.headers, body: input.body },
+    resolveKey,
+    { now, maxAgeSeconds: input.trust.signatureMaxAgeSeconds },
+  );
+  if (!verified.ok) return err(signatureError(verified.error));
+  return ok({ tier: "authenticated", profile: url.value.href, via: "signature", keyId: verified.value.keyid });
+}
+
+function signatureError(failure: SignatureFailure): ProtocolError {
+  const status = failure.code === "digest_mismatch" || failure.code === "algorithm_unsupported" ? 400 : 401;
+  return authError(status, failure.code, failure.content);
+}
+
+export function normalizedProfile(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  try {
+    return new URL(value).href;
+  } catch {
+    return undefined;
+  }
+}

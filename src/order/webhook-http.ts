@@ -1,0 +1,52 @@
+/**
+ * One webhook attempt over HTTP: the stored body, Standard Webhooks ids, UCP-Agent naming
+ * the merchant's profile, and an RFC 9421 signature by the merchant key (signed afresh per
+ * attempt, so `created` is always recent). Refuses to send unsigned (the spec makes
+ * signing a MUST) or to a URL the outbound guard rejects; both count as failed attempts, so
+ * fixing the configuration lets the retries through.
+ */
+
+import { signRequest } from "../auth/http-signature";
+import type { SigningKey } from "../auth/signing-keys";
+import { checkOutboundUrl, type OutboundAllowList } from "../lib/outbound-url";
+import type { AttemptResult, WebhookRow } from "./webhooks";
+
+const TIMEOUT_MS = 10_000;
+
+export interface WebhookSenderSettings {
+  /** The merchant's origin: UCP-Agent names `${origin}/.well-known/ucp`. */
+  readonly origin: string;
+  readonly key: SigningKey | undefined;
+  readonly allow: OutboundAllowList;
+  readonly fetcher?: typeof fetch;
+}
+
+export async function postWebhook(row: WebhookRow, settings: WebhookSenderSettings): Promise<AttemptResult> {
+  if (!settings.key) return { delivered: false, error: "MERCHANT_SIGNING_KEY is not set: webhooks must be signed" };
+  const url = checkOutboundUrl(row.url, settings.allow);
+  if (!url.ok) return { delivered: false, error: `webhook URL refused: ${url.error}` };
+  const headers = new Headers({
+    "content-type": "application/json",
+    "ucp-agent": `profile="${settings.origin}/.well-known/ucp"`,
+    "webhook-id": row.id,
+    "webhook-timestamp": String(Math.floor(row.occurred_at / 1000)),
+  });
+  await signRequest({ method: "POST", url: url.value.href, headers, body: row.body }, settings.key);
+  try {
+    const response = await (settings.fetcher ?? fetch)(url.value.href, {
+      method: "POST",
+      headers,
+      body: row.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    const delivered = response.status >= 200 && response.status < 300;
+    return delivered
+      ? { delivered, status: response.status }
+      : { delivered, status: response.status, error: `HTTP ${response.status}` };
+  } catch (e) {
+    const timedOut = e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError");
+    return { delivered: false, error: timedOut ? `no answer within ${TIMEOUT_MS / 1000} s` : "connection failed" };
+  }
+}
