@@ -12,6 +12,11 @@ export interface Scenario {
   readonly name: string;
   /** Full target URL; only 127.0.0.1 is allowed. */
   readonly url: string;
+  /**
+   * Extra request headers: `host` picks a Miniflare worker entry by route while the socket
+   * still goes to 127.0.0.1; `cf-connecting-ip` picks the rate-limit key.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Name of the scenario whose p50 is subtracted to estimate server time; none for baselines. */
   readonly baseline?: string;
   /** The next request body (scenarios rotate through their inputs). */
@@ -57,21 +62,38 @@ interface Tally {
 }
 
 export async function runScenario(scenario: Scenario, options: LoadOptions): Promise<LoadResult> {
+  const client = loadClient(scenario, options);
+  try {
+    // Warm-up: JIT, isolate caches (index hydration, profile, product docs), sockets.
+    await client.round(options.warmupSeconds);
+    return await client.round(options.seconds);
+  } finally {
+    client.close();
+  }
+}
+
+export interface LoadClient {
+  /** One closed-loop phase of `seconds` at the options' concurrency, CPU metered. */
+  round(seconds: number): Promise<LoadResult>;
+  close(): void;
+}
+
+/** A scenario's client whose keep-alive sockets survive across rounds (paired measurements). */
+export function loadClient(scenario: Scenario, options: LoadOptions): LoadClient {
   const url = new URL(scenario.url);
   if (url.hostname !== "127.0.0.1") throw new Error(`refusing non-loopback target ${scenario.url}`);
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
-  try {
-    // Warm-up: JIT, isolate caches (index hydration, profile, product docs), sockets.
-    await closedLoop(scenario, url, agent, options, options.warmupSeconds);
-    const started = performance.now();
-    const stopMeter = cpuMeter();
-    const tally = await closedLoop(scenario, url, agent, options, options.seconds);
-    const cpu = stopMeter();
-    const seconds = (performance.now() - started) / 1000;
-    return { ...summarize(scenario.name, tally, seconds), concurrency: options.concurrency, cpu };
-  } finally {
-    agent.destroy();
-  }
+  return {
+    async round(seconds) {
+      const started = performance.now();
+      const stopMeter = cpuMeter();
+      const tally = await closedLoop(scenario, url, agent, options, seconds);
+      const cpu = stopMeter();
+      const elapsed = (performance.now() - started) / 1000;
+      return { ...summarize(scenario.name, tally, elapsed), concurrency: options.concurrency, cpu };
+    },
+    close: () => agent.destroy(),
+  };
 }
 
 async function closedLoop(
@@ -92,9 +114,9 @@ async function closedLoop(
       let problem: string | undefined;
       try {
         if (scenario.journey) {
-          problem = await scenario.journey((next) => post(agent, url, next, options.timeoutMs));
+          problem = await scenario.journey((next) => post(agent, url, next, options.timeoutMs, scenario.headers));
         } else {
-          const { status, text } = await post(agent, url, body, options.timeoutMs);
+          const { status, text } = await post(agent, url, body, options.timeoutMs, scenario.headers);
           problem = scenario.check(status, text);
         }
         const elapsed = performance.now() - t0;
@@ -141,7 +163,8 @@ export function post(
   url: URL,
   body: string,
   timeoutMs: number,
-): Promise<{ status: number; text: string }> {
+  extraHeaders?: Readonly<Record<string, string>>,
+): Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       {
@@ -152,6 +175,7 @@ export function post(
         method: "POST",
         timeout: timeoutMs,
         headers: {
+          ...extraHeaders,
           "content-type": "application/json",
           // What MCP Streamable HTTP clients send; the server answers JSON.
           accept: "application/json, text/event-stream",
@@ -162,7 +186,11 @@ export function post(
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("end", () =>
-          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+          resolve({
+            status: response.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString("utf8"),
+            headers: response.headers,
+          }),
         );
         response.on("error", reject);
       },

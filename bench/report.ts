@@ -6,6 +6,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { LoadResult } from "./load";
+import { DISTURBED_OTHERS, type PairedResult, type Spread } from "./paired";
+import { type BurstResult, burstMarkdown } from "./ratelimit";
 
 export interface ScenarioRow extends LoadResult {
   /** p50 minus its baseline's p50 at the same concurrency: client-observed cost attributable to the Worker. */
@@ -32,10 +34,19 @@ export interface BenchReport {
   readonly command: string;
   readonly machine: { cpus: number; model: string; node: string; platform: string };
   /** `concurrency` lists every pass: the configured level, then 1 (no queueing) unless it is 1. */
-  readonly options: { seconds: number; warmupSeconds: number; concurrency: readonly number[] };
+  readonly options: {
+    seconds: number;
+    warmupSeconds: number;
+    concurrency: readonly number[];
+    pairRounds: number;
+    pairSeconds: number;
+  };
   readonly bundle: { rawBytes: number; gzipBytes: number };
   readonly catalog: Record<string, number | string>;
   readonly scenarios: readonly ScenarioRow[];
+  /** Alternating A/B rounds (bench/paired.ts), when any pair group ran. */
+  readonly paired: readonly PairedResult[];
+  readonly burst?: BurstResult;
   readonly targets: readonly Target[];
 }
 
@@ -92,21 +103,67 @@ export function markdown(report: BenchReport): string {
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}.`,
     "",
-    "| scenario | C | requests | req/s | p50 ms | p90 ms | p99 ms | errors | server time ≈ p50 − baseline p50 (ms) | workerd CPU ms/req | cores: client / workerd / others |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...report.scenarios.map(
-      (r) =>
-        `| ${r.name} | ${r.concurrency} | ${r.requests} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.errors} | ${r.serverMs === undefined ? "(baseline)" : ms(r.serverMs)} | ${ms(r.workerdCpuMs)} | ${cores(r)} |`,
-    ),
-    "",
+    ...scenarioTable(report.scenarios),
+    ...pairedMarkdown(report.paired),
+    ...(report.burst ? burstMarkdown(report.burst) : []),
     ...contention(report.scenarios),
     ...report.targets.map(
       (t) =>
-        `- ${t.pass ? "PASS" : "FAIL"}: ${t.label} = ${t.value.toFixed(2)} ${t.unit} (target ${t.atLeast ? "≥" : "<"} ${t.limit} ${t.unit})`,
+        `- ${t.pass ? "PASS" : "FAIL"}${t.informational ? " (informational)" : ""}: ${t.label} = ${t.value.toFixed(2)} ${t.unit} (target ${t.atLeast ? "≥" : "<"} ${t.limit} ${t.unit})`,
     ),
     "",
   ];
   return lines.join("\n");
+}
+
+function scenarioTable(rows: readonly ScenarioRow[]): string[] {
+  if (rows.length === 0) return [];
+  return [
+    "| scenario | C | requests | req/s | p50 ms | p90 ms | p99 ms | errors | server time ≈ p50 − baseline p50 (ms) | workerd CPU ms/req | cores: client / workerd / others |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.concurrency} | ${r.requests} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.errors} | ${r.serverMs === undefined ? "(baseline)" : ms(r.serverMs)} | ${ms(r.workerdCpuMs)} | ${cores(r)} |`,
+    ),
+    "",
+  ];
+}
+
+const ratio = (s: Spread) => `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
+
+/** The summary per group and pass, then every pair, so the spread behind a median is visible. */
+function pairedMarkdown(results: readonly PairedResult[]): string[] {
+  if (results.length === 0) return [];
+  const r0 = results[0] as PairedResult;
+  return [
+    `Paired rounds: A and B alternate (A B, B A, ...) in ${r0.roundSeconds} s rounds after one warm-up each; one ratio per adjacent pair. ` +
+      `A pair is disturbed when others used > ${DISTURBED_OTHERS} cores in either round; disturbed pairs are left out when at least 3 clean ones remain. ` +
+      "Figures are medians over the pairs used; CPU ratio = B's workerd CPU per request ÷ A's (the rate ratio a CPU-bound server would reach).",
+    "",
+    "| group | C | A | B | pairs used (clean / all) | A ÷ B req/s, median (min–max) | CPU ratio, median (min–max) | A req/s | B req/s | A p50 / p99 ms | B p50 / p99 ms | A / B workerd CPU ms/req | errors A / B | others max |",
+    "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...results.map(
+      (r) =>
+        `| ${r.name} | ${r.concurrency} | ${r.a.name} | ${r.b.name} | ${r.used} (${r.clean} / ${r.pairs.length}) | ${ratio(r.rpsRatio)} | ${ratio(r.cpuRatio)} | ` +
+        `${r.a.rps.toFixed(0)} | ${r.b.rps.toFixed(0)} | ${ms(r.a.p50)} / ${ms(r.a.p99)} | ${ms(r.b.p50)} / ${ms(r.b.p99)} | ` +
+        `${ms(r.a.workerdCpuMs)} / ${ms(r.b.workerdCpuMs)} | ${r.a.errors} / ${r.b.errors} | ${r.maxOthers.toFixed(2)} |`,
+    ),
+    "",
+    "<details><summary>every pair</summary>",
+    "",
+    "| group | C | pair | order | A req/s | B req/s | A ÷ B | A / B CPU ms/req | CPU ratio | others A / B | |",
+    "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|",
+    ...results.flatMap((r) =>
+      r.pairs.map(
+        (p, i) =>
+          `| ${r.name} | ${r.concurrency} | ${i + 1} | ${p.first === "a" ? "A B" : "B A"} | ${p.a.rps.toFixed(0)} | ${p.b.rps.toFixed(0)} | ${p.rpsRatio.toFixed(2)} | ` +
+          `${ms(p.a.workerdCpuMs)} / ${ms(p.b.workerdCpuMs)} | ${p.cpuRatio.toFixed(2)} | ${p.a.others.toFixed(2)} / ${p.b.others.toFixed(2)} | ${p.disturbed ? "disturbed" : ""} |`,
+      ),
+    ),
+    "",
+    "</details>",
+    "",
+  ];
 }
 
 /** Other processes busy during a measurement inflate its latencies: say so next to the table. */

@@ -3,9 +3,12 @@
  * seeds KV with a 10,000-product synthetic catalog, checks answers once, then measures
  * each scenario with a bounded closed-loop client. Results: stdout, .bench/results.{md,json}.
  *
- * Env: BENCH_ONLY (comma-separated scenario names; default all), BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONCURRENCY (8), BENCH_PORT (0 = any
- * free), BENCH_IDLE_WAIT_SECONDS (30: how long each scenario may wait for other processes to
- * go quiet; the 2-core machine is shared, and their CPU use shows in the report either way).
+ * Env: BENCH_ONLY (comma-separated scenario or group names: cart_pair, ratelimit_pair (=
+ * ratelimit_ping + ratelimit_get_product), ratelimit_burst; default all), BENCH_SECONDS (10),
+ * BENCH_WARMUP_SECONDS (2), BENCH_CONCURRENCY (8), BENCH_PAIR_ROUNDS (7 pairs),
+ * BENCH_PAIR_SECONDS (3 per round), BENCH_PRODUCTS (10,000), BENCH_PORT (0 = any free),
+ * BENCH_IDLE_WAIT_SECONDS (30: how long each scenario may wait for other processes to go
+ * quiet; the 2-core machine is shared, and their CPU use shows in the report either way).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,19 +16,12 @@ import path from "node:path";
 import { buildBundle, QUIET_ENV } from "./bundle";
 import { waitForQuiet } from "./cpu";
 import { type LoadOptions, type LoadResult, runScenario, type Scenario } from "./load";
-import {
-  type BenchReport,
-  kib,
-  machine,
-  markdown,
-  type ScenarioRow,
-  type Target,
-  target,
-  withServerTime,
-  writeReport,
-} from "./report";
+import { type PairedResult, type PairGroup, type PairOptions, runPaired } from "./paired";
+import { type BurstResult, rateLimitPairs, runBurst } from "./ratelimit";
+import { type BenchReport, kib, machine, markdown, withServerTime, writeReport } from "./report";
 import { buildQueries, cartScenarios, catalogScenarios, journeyScenario, pickProductIds } from "./scenarios";
 import { type Servers, seedCatalog, startServers } from "./server";
+import { CART_PAIR, targets } from "./targets";
 import { makeCarts, verify } from "./verify";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -33,11 +29,9 @@ const PRODUCTS = 10_000;
 const CATALOG_SEED = 1;
 const QUERIES = 50;
 const PRODUCT_IDS = 1_000;
-const GZIP_TARGET_KIB = 150;
-const SEARCH_SERVER_TARGET_MS = 5;
 const CARTS = 200;
-/** get_cart throughput must be at least this share of the bare Durable Object round trip's. */
-const GET_CART_SHARE_TARGET = 0.7;
+/** Pings from one client IP against a limit of BURST_LIMIT (bench/server.ts). */
+const BURST_REQUESTS = 300;
 
 function numberEnv(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -62,7 +56,16 @@ function loadOptions(): LoadOptions {
 
 /** The command as a reader would re-run it, overrides included. */
 function command(): string {
-  const overrides = ["BENCH_SECONDS", "BENCH_WARMUP_SECONDS", "BENCH_CONCURRENCY", "BENCH_IDLE_WAIT_SECONDS"]
+  const overrides = [
+    "BENCH_ONLY",
+    "BENCH_PRODUCTS",
+    "BENCH_SECONDS",
+    "BENCH_WARMUP_SECONDS",
+    "BENCH_CONCURRENCY",
+    "BENCH_PAIR_ROUNDS",
+    "BENCH_PAIR_SECONDS",
+    "BENCH_IDLE_WAIT_SECONDS",
+  ]
     .filter((name) => process.env[name])
     .map((name) => `${name}=${process.env[name]}`);
   return [...overrides, "npm run bench"].join(" ");
@@ -95,6 +98,22 @@ async function measureAll(
       if (result.firstError) console.error(`  first error (${result.errors} total): ${result.firstError}`);
       results.push(result);
     }
+  }
+  return results;
+}
+
+/** Both passes of a paired group, each after waiting for quiet. */
+async function measurePaired(group: PairGroup, options: PairOptions, idleWaitSeconds: number): Promise<PairedResult[]> {
+  const results: PairedResult[] = [];
+  for (const concurrency of passes(options.concurrency)) {
+    const others = await waitForQuiet(idleWaitSeconds, 0.3, (busy) =>
+      step(`waiting up to ${idleWaitSeconds} s for other processes to go quiet (${busy.toFixed(2)} cores busy)`),
+    );
+    step(
+      `${group.name} at C=${concurrency}: A = ${group.a.name}, B = ${group.b.name}; ${options.rounds} pairs of ` +
+        `${options.roundSeconds} s rounds after ${options.warmupSeconds} s warm-up each (others idle-check ${others.toFixed(2)} cores)`,
+    );
+    results.push(await runPaired(group, { ...options, concurrency }, (line) => console.log(line)));
   }
   return results;
 }
@@ -132,12 +151,43 @@ async function bench(outdir: string, track: (servers: Servers) => void): Promise
   step(`created ${cartIds.length} carts for get_cart/update_cart`);
 
   const only = (process.env.BENCH_ONLY ?? "").split(",").filter(Boolean);
+  const wanted = (...names: string[]) => only.length === 0 || names.some((name) => only.includes(name));
+  const carts = cartScenarios({ origin: servers.origin, productIds: buyable, cartIds });
+  const cart = (name: string) => carts.find((s) => s.name === name) as Scenario;
   const scenarios = [
     ...catalogScenarios({ origin: servers.origin, queries, productIds }),
-    ...cartScenarios({ origin: servers.origin, productIds: buyable, cartIds }),
+    ...carts,
     journeyScenario(servers.origin, buyable),
-  ].filter((s) => only.length === 0 || only.includes(s.name));
-  const results = await measureAll(scenarios, options, idleWaitSeconds);
+  ];
+  const selected = (...names: string[]) => scenarios.filter((s) => names.includes(s.name) && wanted(s.name));
+  const pairOptions: PairOptions = {
+    rounds: Math.floor(numberEnv("BENCH_PAIR_ROUNDS", 7, 1, 100)),
+    roundSeconds: numberEnv("BENCH_PAIR_SECONDS", 3, 0.5, 60),
+    warmupSeconds: options.warmupSeconds,
+    concurrency: options.concurrency,
+    timeoutMs: options.timeoutMs,
+  };
+  const results: LoadResult[] = [];
+  const paired: PairedResult[] = [];
+  // Reads first; the paired cart group next to the cart reads it compares; writes last, as
+  // create_cart and the journey leave disk writes behind that would disturb what follows.
+  results.push(...(await measureAll(selected("baseline", "search_catalog", "get_product"), options, idleWaitSeconds)));
+  for (const group of rateLimitPairs(servers.origin, productIds)) {
+    if (wanted(group.name, "ratelimit_pair")) paired.push(...(await measurePaired(group, pairOptions, idleWaitSeconds)));
+  }
+  let burst: BurstResult | undefined;
+  if (wanted("ratelimit_burst")) {
+    step(`ratelimit_burst: ${BURST_REQUESTS} pings from one client IP at C=${options.concurrency}`);
+    burst = await runBurst(servers.origin, BURST_REQUESTS, options.concurrency);
+  }
+  results.push(...(await measureAll(selected("do_roundtrip", "get_cart"), options, idleWaitSeconds)));
+  if (wanted(CART_PAIR)) {
+    const group = { name: CART_PAIR, a: cart("get_cart"), b: cart("do_roundtrip") };
+    paired.push(...(await measurePaired(group, pairOptions, idleWaitSeconds)));
+  }
+  results.push(
+    ...(await measureAll(selected("update_cart", "create_cart", "checkout_journey"), options, idleWaitSeconds)),
+  );
 
   const rows = withServerTime(results, (name) => scenarios.find((s) => s.name === name)?.baseline);
   const report: BenchReport = {
@@ -148,6 +198,8 @@ async function bench(outdir: string, track: (servers: Servers) => void): Promise
       seconds: options.seconds,
       warmupSeconds: options.warmupSeconds,
       concurrency: passes(options.concurrency),
+      pairRounds: pairOptions.rounds,
+      pairSeconds: pairOptions.roundSeconds,
     },
     bundle: { rawBytes: bundle.rawBytes, gzipBytes: bundle.gzipBytes },
     catalog: {
@@ -162,65 +214,21 @@ async function bench(outdir: string, track: (servers: Servers) => void): Promise
       "profile fetches": servers.outbound.profileFetches,
     },
     scenarios: rows,
-    targets: targets(rows, options.concurrency, bundle.gzipBytes),
+    paired,
+    ...(burst ? { burst } : {}),
+    // A focused run (BENCH_ONLY) leaves out the targets whose scenarios it did not measure.
+    targets: targets(rows, paired, options.concurrency, bundle.gzipBytes).filter(
+      (t) => only.length === 0 || Number.isFinite(t.value),
+    ),
   };
   console.log(`\n${markdown(report)}`);
   step(`written to ${path.relative(root, writeReport(root, report))}/results.{md,json}`);
 
-  const errors = results.reduce((sum, r) => sum + r.errors, 0);
+  const errors =
+    results.reduce((sum, r) => sum + r.errors, 0) + paired.reduce((sum, p) => sum + p.a.errors + p.b.errors, 0);
   if (servers.outbound.unexpected.length > 0)
     console.error(`unexpected outbound requests: ${servers.outbound.unexpected.join(", ")}`);
-  return errors > 0 || servers.outbound.unexpected.length > 0 ? 1 : 0;
-}
-
-/**
- * The issues' targets. Search server time is judged at C = 1: at C > 1 one isolate runs one
- * request at a time, so p50 − baseline p50 there is mostly time spent queued behind the
- * load generator's other requests, not time the server spends on this one (shown for context).
- */
-function targets(rows: readonly ScenarioRow[], concurrency: number, gzipBytes: number): Target[] {
-  const row = (name: string, c: number) => rows.find((r) => r.name === name && r.concurrency === c);
-  const serverMs = (c: number) => row("search_catalog", c)?.serverMs ?? Number.NaN;
-  const cpuMs = (name: string) => row(name, 1)?.workerdCpuMs ?? Number.NaN;
-  const share = (c: number) => (row("get_cart", c)?.rps ?? Number.NaN) / (row("do_roundtrip", c)?.rps ?? Number.NaN);
-  const label = "search_catalog server time (p50 − baseline p50)";
-  return [
-    target(`${label} at C=1`, serverMs(1), SEARCH_SERVER_TARGET_MS, "ms"),
-    ...(concurrency === 1
-      ? []
-      : [
-          target(
-            `${label} at C=${concurrency}, queueing included`,
-            serverMs(concurrency),
-            SEARCH_SERVER_TARGET_MS,
-            "ms",
-            true,
-          ),
-        ]),
-    target(
-      "search_catalog workerd CPU per request minus baseline's, C=1",
-      cpuMs("search_catalog") - cpuMs("baseline"),
-      SEARCH_SERVER_TARGET_MS,
-      "ms",
-      true,
-    ),
-    target("bundle gzip", gzipBytes / 1024, GZIP_TARGET_KIB, "KiB"),
-    atLeast(
-      `get_cart req/s ÷ bare Durable Object round trip req/s at C=${concurrency}`,
-      share(concurrency),
-      GET_CART_SHARE_TARGET,
-    ),
-    ...(concurrency === 1 ? [] : [atLeast("the same at C=1", share(1), GET_CART_SHARE_TARGET, true)]),
-  ];
-}
-
-/** A target met when the value is at least the limit (ratios). */
-function atLeast(label: string, value: number, limit: number, informational = false): Target {
-  return {
-    ...target(label, value, limit, "×", informational),
-    pass: Number.isFinite(value) && value >= limit,
-    atLeast: true,
-  };
+  return errors > 0 || servers.outbound.unexpected.length > 0 || burst?.pass === false ? 1 : 0;
 }
 
 /** Runs the benchmark; Miniflare and the temp dir go away on success, failure and Ctrl-C. */

@@ -4,7 +4,7 @@
  * exactly the transport and runtime overhead the real Worker also pays.
  */
 import path from "node:path";
-import { type Request as MfRequest, Response as MfResponse, Miniflare } from "miniflare";
+import { type Request as MfRequest, Response as MfResponse, Miniflare, type WorkerOptions } from "miniflare";
 import { kvEntries, validateCatalog } from "../scripts/lib/catalog-file";
 import { KV_KEYS } from "../src/catalog/kv-layout";
 import { generateCatalog } from "./generate-catalog";
@@ -12,6 +12,18 @@ import { generateCatalog } from "./generate-catalog";
 export const PROFILE_URL = "https://agent.bench/profile.json";
 export const BASELINE_PATH = "/baseline";
 export const DO_BASELINE_PATH = "/do-baseline";
+
+/**
+ * Host names (sent as the Host header; the socket still goes to 127.0.0.1) that route to
+ * extra copies of the Worker for the rate-limit figures. `.localhost` is reserved for loopback.
+ */
+export const RATE_LIMITED_HOST = "ratelimited.localhost";
+export const UNLIMITED_HOST = "unlimited.localhost";
+export const BURST_HOST = "burst.localhost";
+/** The burst copy's anonymous budget per 60 s, small enough to exceed in a fraction of a second. */
+export const BURST_LIMIT = 100;
+/** Far above what loopback can send in 60 s (~2,000 req/s at best): never reached. */
+const UNREACHABLE_LIMIT = 10_000_000;
 
 const PROFILE_BODY = JSON.stringify({
   ucp: {
@@ -74,6 +86,41 @@ export interface Servers {
   readonly outbound: OutboundStats;
 }
 
+/** Both `[[ratelimits]]` bindings of wrangler.toml, with the anonymous limit given. */
+function rateLimits(anonymous: number): NonNullable<WorkerOptions["ratelimits"]> {
+  return {
+    RATE_LIMIT_ANONYMOUS: { simple: { limit: anonymous, period: 60 } },
+    RATE_LIMIT_AUTHENTICATED: { simple: { limit: UNREACHABLE_LIMIT, period: 60 } },
+  };
+}
+
+/**
+ * One copy of the deployed Worker. Every copy binds the same `CATALOG` namespace id, so they
+ * share the seeded catalog (Miniflare keys KV storage by namespace id, not by worker).
+ */
+function ucpWorker(name: string, scriptPath: string, outbound: OutboundStats, extra: WorkerOptions): WorkerOptions {
+  return {
+    name,
+    modules: true,
+    scriptPath,
+    // Module names are relative to this root; the bundle lives in a temp dir outside the repo.
+    modulesRoot: path.dirname(scriptPath),
+    compatibilityDate: "2026-04-01",
+    compatibilityFlags: ["nodejs_compat"],
+    kvNamespaces: ["CATALOG"],
+    bindings: {
+      MERCHANT_NAME: "Bench Store",
+      MERCHANT_ORIGIN: "https://bench.example",
+      MERCHANT_CURRENCY: "USD",
+      PROFILE_FALLBACK: "strict",
+      CART_TTL_HOURS: "72",
+      ID_SIGNING_KEY: "bench-signing-key",
+    },
+    outboundService: (request: MfRequest) => answerOutbound(request.url, outbound),
+    ...extra,
+  };
+}
+
 export async function startServers(scriptPath: string, port: number): Promise<Servers> {
   const outbound: OutboundStats = { profileFetches: 0, unexpected: [] };
   const mf = new Miniflare({
@@ -82,32 +129,30 @@ export async function startServers(scriptPath: string, port: number): Promise<Se
     // Miniflare's per-request log line is dev tooling, not part of the Worker being measured.
     logRequests: false,
     workers: [
-      {
-        // First worker = fallback for every URL no route claims (i.e. /ucp/mcp).
-        name: "ucp-worker",
-        modules: true,
-        scriptPath,
-        // Module names are relative to this root; the bundle lives in a temp dir outside the repo.
-        modulesRoot: path.dirname(scriptPath),
-        compatibilityDate: "2026-04-01",
-        compatibilityFlags: ["nodejs_compat"],
-        kvNamespaces: ["CATALOG"],
+      // First worker = fallback for every URL no route claims (i.e. 127.0.0.1/ucp/mcp). As
+      // deployed: both rate limits bound, at a limit the bench never reaches.
+      ucpWorker("ucp-worker", scriptPath, outbound, {
         durableObjects: {
           CART: { className: "CartObject", useSQLite: true },
           CHECKOUT: { className: "CheckoutObject", useSQLite: true },
           ORDER: { className: "OrderObject", useSQLite: true },
           INVENTORY: { className: "InventoryObject", useSQLite: true },
         },
-        bindings: {
-          MERCHANT_NAME: "Bench Store",
-          MERCHANT_ORIGIN: "https://bench.example",
-          MERCHANT_CURRENCY: "USD",
-          PROFILE_FALLBACK: "strict",
-          CART_TTL_HOURS: "72",
-          ID_SIGNING_KEY: "bench-signing-key",
-        },
-        outboundService: (request: MfRequest) => answerOutbound(request.url, outbound),
-      },
+        ratelimits: rateLimits(UNREACHABLE_LIMIT),
+      }),
+      // Two copies for "under the limit is not slowed", identical but for the limiter bindings
+      // and neither the main entry, so neither inherits caches warmed by other scenarios. No
+      // Durable Objects: ping and get_product use none.
+      ucpWorker("ucp-ratelimited", scriptPath, outbound, {
+        ratelimits: rateLimits(UNREACHABLE_LIMIT),
+        routes: [`${RATE_LIMITED_HOST}/*`],
+      }),
+      ucpWorker("ucp-unlimited", scriptPath, outbound, { routes: [`${UNLIMITED_HOST}/*`] }),
+      // Its own limiter state, so the burst cannot spend the budget of the copies above.
+      ucpWorker("ucp-burst", scriptPath, outbound, {
+        ratelimits: rateLimits(BURST_LIMIT),
+        routes: [`${BURST_HOST}/*`],
+      }),
       {
         name: "baseline",
         modules: true,

@@ -19,12 +19,18 @@ import { AdjustmentInputSchema, FulfillmentEventInputSchema } from "../order/ord
 export type AdminEnv = Env & { readonly ADMIN_TOKEN?: string };
 
 const ROUTE = /^\/admin\/orders\/([A-Za-z0-9_-]{1,200})\/(events|adjustments)$/;
+const WEBHOOK_LOG = /^\/admin\/orders\/([A-Za-z0-9_-]{1,200})\/webhooks$/;
 const BODY_LIMIT = 64 * 1024;
 // Same shape UCP asks of idempotency keys on the wire: printable ASCII, bounded.
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** POST /admin/orders/<id>/(events|adjustments), after src/admin/router.ts granted access. */
+/** POST /admin/orders/<id>/(events|adjustments) and GET .../webhooks, after src/admin/router.ts granted access. */
 export async function handleOrderAdmin(request: Request, env: AdminEnv, pathname: string): Promise<Response> {
+  const log = request.method === "GET" ? WEBHOOK_LOG.exec(pathname)?.[1] : undefined;
+  if (log) {
+    if (!(await isIssuedId("ord", merchantConfig(env).idSecret, log))) return orderNotFound();
+    return jsonResponse({ webhooks: await env.ORDER.getByName(log).webhooks() });
+  }
   const match = request.method === "POST" ? ROUTE.exec(pathname) : null;
   const [orderId, op] = [match?.[1], match?.[2]];
   if (!orderId || !op) return noRoute(pathname);

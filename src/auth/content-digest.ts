@@ -11,7 +11,8 @@ const encoder = new TextEncoder();
 
 async function sha256(body: Uint8Array | string): Promise<Uint8Array> {
   const bytes = typeof body === "string" ? encoder.encode(body) : body;
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  // The DOM and workers typings disagree on which Uint8Array is a BufferSource; both accept this.
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
 }
 
 /** The Content-Digest header value for a body: `sha-256=:<base64>:`. Strings are hashed as UTF-8. */

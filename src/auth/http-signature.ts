@@ -279,7 +279,12 @@ async function verify(
       `Signature for key ${kid} is ${signature.length} bytes; ${key.value.alg} needs ${key.value.signatureBytes}-byte raw r‖s (not DER)`,
     );
   const valid = await crypto.subtle
-    .verify({ name: "ECDSA", hash: key.value.hash }, key.value.key, signature, encoder.encode(base.value))
+    .verify(
+      { name: "ECDSA", hash: key.value.hash },
+      key.value.key,
+      signature as Uint8Array<ArrayBuffer>,
+      encoder.encode(base.value),
+    )
     .catch(() => false);
   if (!valid) return fail("signature_invalid", `Signature verification failed for key ${kid}`);
   return ok({ keyid, label, components, ...(typeof created === "number" ? { created } : {}) });

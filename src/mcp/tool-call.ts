@@ -29,10 +29,11 @@ export async function callTool(
   if (tool.idempotencyKeyRequired && key === undefined) {
     return err(invalidParams(`${tool.name} requires meta["idempotency-key"]`, { path: '$.meta["idempotency-key"]' }));
   }
+  // Before argument checks: a caller the tier refuses learns that first, whatever it sent.
+  const refused = checkTrust(tool, url.value.href, call.args, scope);
+  if (refused) return err(refused);
   const parsed = tool.input.safeParse(call.args);
   if (!parsed.success) return err(invalidArguments(tool.name, parsed.error));
-  const trusted = checkTrust(tool, url.value.href, parsed.data, scope);
-  if (trusted) return err(trusted);
 
   const negotiated = await negotiate(url.value, config, now);
   if (!negotiated.ok) return negotiated;

@@ -32,8 +32,18 @@ let client: Client | undefined;
 let ready: Promise<Client> | undefined;
 const transportErrors: Error[] = [];
 
+let apiKey = "";
+
 beforeAll(async () => {
   server = await startServer();
+  // The agent is an authenticated platform: the merchant issued it an API key for its profile.
+  const res = await fetch(`${server.baseUrl}/admin/api-keys`, {
+    method: "POST",
+    headers: { authorization: "Bearer dev-admin-token", "content-type": "application/json" },
+    body: JSON.stringify({ profile: PROFILE, label: "e2e agent" }),
+  });
+  expect(res.status).toBe(201);
+  apiKey = ((await res.json()) as { api_key: string }).api_key;
 });
 
 afterAll(async () => {
@@ -51,7 +61,8 @@ function connected(): Promise<Client> {
   ready ??= (async () => {
     const c = new Client({ name: "ucp-worker-e2e", version: "0.0.0" });
     c.onerror = (e) => transportErrors.push(e);
-    await c.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl()}/ucp/mcp`)));
+    const auth = { headers: { authorization: `Bearer ${apiKey}` } };
+    await c.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl()}/ucp/mcp`), { requestInit: auth }));
     client = c;
     await c.listTools();
     return c;
@@ -357,6 +368,14 @@ describe("the whole journey through the MCP SDK client", () => {
     );
     expect(done.status).toBe("completed");
     expect(done.totals).toEqual(discounted.totals);
+
+    // An anonymous client (no credential) may not read it, nor complete checkouts.
+    const anonymous = new Client({ name: "anonymous-agent", version: "0.0.0" });
+    await anonymous.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl()}/ucp/mcp`)));
+    await expect(
+      anonymous.callTool({ name: "get_order", arguments: { meta: META, id: done.order.id } }),
+    ).rejects.toThrow(/401|Unauthorized|authentication/i);
+    await anonymous.close();
 
     const order = await step("get_order", { id: done.order.id });
     expect(order.checkout_id).toBe(started.id);
