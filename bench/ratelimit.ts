@@ -7,7 +7,7 @@
 import http from "node:http";
 import { percentile, post, type Scenario } from "./load";
 import type { PairGroup } from "./paired";
-import { checkRpcResult, getProductBody, MCP_PATH, checkUcpSuccess } from "./scenarios";
+import { checkRpcResult, checkUcpSuccess, getProductBody, MCP_PATH } from "./scenarios";
 import { BURST_HOST, BURST_LIMIT, RATE_LIMITED_HOST, UNLIMITED_HOST } from "./server";
 
 const pingBody = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}`;
@@ -36,7 +36,13 @@ export function rateLimitPairs(origin: string, productIds: readonly string[]): P
   const product = (name: string, headers: Record<string, string>): Scenario => {
     let next = 0;
     const bodies = productIds.map((id, i) => getProductBody(i + 1, id));
-    return { name, url: mcp, headers, nextBody: () => bodies[next++ % bodies.length] as string, check: checkUcpSuccess };
+    return {
+      name,
+      url: mcp,
+      headers,
+      nextBody: () => bodies[next++ % bodies.length] as string,
+      check: checkUcpSuccess,
+    };
   };
   return [
     { name: "ratelimit_ping", a: ping("ping, limiter on", on), b: ping("ping, no limiter", off) },
@@ -90,7 +96,12 @@ export async function runBurst(origin: string, sent: number, concurrency: number
     const t0 = performance.now();
     const r = await post(agent, url, pingBody(id), 30_000, { host, "cf-connecting-ip": ip });
     const retryAfter = r.headers["retry-after"];
-    return { status: r.status, text: r.text, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, ms: performance.now() - t0 };
+    return {
+      status: r.status,
+      text: r.text,
+      retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+      ms: performance.now() - t0,
+    };
   };
   try {
     // Warm the isolate and open the sockets under a key of its own (its budget is separate).
@@ -188,7 +199,9 @@ export function burstMarkdown(b: BurstResult): string[] {
     "",
     `- ${b.pass ? "PASS" : "FAIL"}: ${b.ok} served (want ${b.limit}), ${b.limited} refused; 429 bodies not exactly the rate_limited error: ${b.badBodies}; retry-after ≠ 60: ${b.badRetryAfter}.`,
     `- A second IP during the burst: ${b.otherIp.ok}/${b.otherIp.sent} served. Afterwards: first IP ${b.afterwards.firstIpStatus}, second IP ${b.afterwards.otherIpStatus}.`,
-    ...(b.oneWindow ? [] : ["- NOTE: the limiter's minute window rolled over during the burst; counts may exceed the limit."]),
+    ...(b.oneWindow
+      ? []
+      : ["- NOTE: the limiter's minute window rolled over during the burst; counts may exceed the limit."]),
     ...(b.firstProblem ? [`- first problem: ${b.firstProblem}`] : []),
     "",
   ];

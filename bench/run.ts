@@ -173,7 +173,8 @@ async function bench(outdir: string, track: (servers: Servers) => void): Promise
   // create_cart and the journey leave disk writes behind that would disturb what follows.
   results.push(...(await measureAll(selected("baseline", "search_catalog", "get_product"), options, idleWaitSeconds)));
   for (const group of rateLimitPairs(servers.origin, productIds)) {
-    if (wanted(group.name, "ratelimit_pair")) paired.push(...(await measurePaired(group, pairOptions, idleWaitSeconds)));
+    if (wanted(group.name, "ratelimit_pair"))
+      paired.push(...(await measurePaired(group, pairOptions, idleWaitSeconds)));
   }
   let burst: BurstResult | undefined;
   if (wanted("ratelimit_burst")) {

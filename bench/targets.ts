@@ -82,7 +82,14 @@ function cartTargets(rows: readonly ScenarioRow[], paired: readonly PairedResult
   }
   for (const c of levels) {
     const label = `get_cart req/s ÷ bare Durable Object round trip req/s at C=${c}, single runs`;
-    out.push(atLeast(judged ? label : `${label} (no paired figure)`, single(c), GET_CART_SHARE_TARGET, !!judged || c !== concurrency));
+    out.push(
+      atLeast(
+        judged ? label : `${label} (no paired figure)`,
+        single(c),
+        GET_CART_SHARE_TARGET,
+        !!judged || c !== concurrency,
+      ),
+    );
   }
   return out;
 }
