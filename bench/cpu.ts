@@ -13,22 +13,31 @@ export interface CpuShare {
   readonly machine: number;
   readonly client: number;
   readonly workerd: number;
-  /** Everything else: other users' builds, tests, ... */
+  /** Everything else: other users' builds, tests, ... and `steal`. */
   readonly others: number;
+  /**
+   * Of `others`: time the hypervisor gave this VM's vCPUs to other guests ("steal" in
+   * /proc/stat). No process here shows it, yet it slows the run like a busy neighbour.
+   */
+  readonly steal: number;
 }
 
 interface Sample {
   readonly at: number;
   readonly busyTicks: number;
+  readonly stealTicks: number;
   readonly clientMicros: number;
   readonly workerdTicks: number;
 }
 
-/** Total non-idle jiffies across all CPUs, from the first line of /proc/stat. */
-function machineBusyTicks(): number {
+/**
+ * Non-idle jiffies across all CPUs, from the first line of /proc/stat: user nice system idle
+ * iowait irq softirq steal. guest and guest_nice are left out: they are already in user/nice.
+ */
+function machineTicks(): { busy: number; steal: number } {
   const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).slice(1).map(Number);
-  const idle = (fields[3] ?? 0) + (fields[4] ?? 0); // idle + iowait
-  return fields.reduce((a, b) => a + b, 0) - idle;
+  const at = (i: number) => fields[i] ?? 0;
+  return { busy: at(0) + at(1) + at(2) + at(5) + at(6) + at(7), steal: at(7) };
 }
 
 /** utime + stime of one process (fields 14 and 15; comm may contain spaces, so split after ")"). */
@@ -58,9 +67,11 @@ function workerdPids(): number[] {
 function sample(workerd: readonly number[]): Sample | undefined {
   try {
     const usage = process.cpuUsage();
+    const ticks = machineTicks();
     return {
       at: performance.now(),
-      busyTicks: machineBusyTicks(),
+      busyTicks: ticks.busy,
+      stealTicks: ticks.steal,
       clientMicros: usage.user + usage.system,
       workerdTicks: workerd.reduce((sum, pid) => sum + processTicks(pid), 0),
     };
@@ -80,12 +91,15 @@ export function cpuMeter(): () => CpuShare {
   const start = sample(workerd);
   return () => {
     const end = sample(workerd);
-    if (!start || !end) return { machine: Number.NaN, client: Number.NaN, workerd: Number.NaN, others: Number.NaN };
+    if (!start || !end) {
+      return { machine: Number.NaN, client: Number.NaN, workerd: Number.NaN, others: Number.NaN, steal: Number.NaN };
+    }
     const seconds = (end.at - start.at) / 1000;
     const machine = (end.busyTicks - start.busyTicks) / TICKS_PER_SECOND / seconds;
     const client = (end.clientMicros - start.clientMicros) / 1e6 / seconds;
     const runtime = (end.workerdTicks - start.workerdTicks) / TICKS_PER_SECOND / seconds;
-    return { machine, client, workerd: runtime, others: Math.max(0, machine - client - runtime) };
+    const steal = (end.stealTicks - start.stealTicks) / TICKS_PER_SECOND / seconds;
+    return { machine, client, workerd: runtime, others: Math.max(0, machine - client - runtime), steal };
   };
 }
 

@@ -5,6 +5,7 @@
  * and each adjacent pair gives one ratio, so a slow drift in other load hits both sides of
  * a pair about equally; the median over pairs resists the odd disturbed pair.
  */
+import { waitForQuiet } from "./cpu";
 import { type LoadOptions, type LoadResult, loadClient, type Scenario } from "./load";
 
 /** A round during which other processes used more cores than this is marked disturbed. */
@@ -27,6 +28,8 @@ export interface PairOptions {
   readonly warmupSeconds: number;
   readonly concurrency: number;
   readonly timeoutMs: number;
+  /** Before each pair, wait up to this long for other processes to go quiet (0: never). */
+  readonly quietSeconds: number;
 }
 
 export interface Round {
@@ -37,8 +40,9 @@ export interface Round {
   readonly errors: number;
   /** workerd CPU time per request over the round (ms). */
   readonly workerdCpuMs: number;
-  /** Cores used by everything but this client and workerd during the round. */
+  /** Cores used by everything but this client and workerd during the round (steal included). */
   readonly others: number;
+  readonly steal: number;
 }
 
 export interface Pair {
@@ -83,6 +87,7 @@ export interface PairedResult {
   readonly a: Side;
   readonly b: Side;
   readonly maxOthers: number;
+  readonly maxSteal: number;
 }
 
 export async function runPaired(
@@ -106,6 +111,8 @@ export async function runPaired(
     for (let i = 0; i < options.rounds; i++) {
       // A B, B A, A B, ...: each side runs first in half the pairs.
       const first = i % 2 === 0 ? "a" : "b";
+      // More clean pairs for the median; the ratio is within a pair, so gaps between pairs cost nothing.
+      if (options.quietSeconds > 0) await waitForQuiet(options.quietSeconds, DISTURBED_OTHERS);
       const order = first === "a" ? [clients.a, clients.b] : [clients.b, clients.a];
       const done: LoadResult[] = [];
       for (const client of order) done.push(await client.round(options.roundSeconds));
@@ -123,7 +130,7 @@ export async function runPaired(
       log(
         `  pair ${i + 1}/${options.rounds} (${first === "a" ? "A B" : "B A"}): ${group.a.name} ${a.rps.toFixed(0)} req/s ` +
           `${a.workerdCpuMs.toFixed(2)} ms CPU, ${group.b.name} ${b.rps.toFixed(0)} req/s ${b.workerdCpuMs.toFixed(2)} ms CPU; ` +
-          `ratio ${pair.rpsRatio.toFixed(2)}, CPU ratio ${pair.cpuRatio.toFixed(2)}; others ${a.others.toFixed(2)}/${b.others.toFixed(2)}` +
+          `ratio ${pair.rpsRatio.toFixed(2)}, CPU ratio ${pair.cpuRatio.toFixed(2)}; others ${a.others.toFixed(2)}/${b.others.toFixed(2)} (steal ${a.steal.toFixed(2)}/${b.steal.toFixed(2)})` +
           (pair.disturbed ? " DISTURBED" : ""),
       );
     }
@@ -143,6 +150,7 @@ function toRound(result: LoadResult): Round {
     errors: result.errors,
     workerdCpuMs: (result.cpu.workerd * 1000) / result.rps,
     others: result.cpu.others,
+    steal: result.cpu.steal,
   };
 }
 
@@ -171,6 +179,7 @@ function summarize(group: PairGroup, options: PairOptions, pairs: readonly Pair[
     a: side(group.a.name, (p) => p.a),
     b: side(group.b.name, (p) => p.b),
     maxOthers: Math.max(...pairs.flatMap((p) => [p.a.others, p.b.others]).filter(Number.isFinite)),
+    maxSteal: Math.max(...pairs.flatMap((p) => [p.a.steal, p.b.steal]).filter(Number.isFinite)),
   };
 }
 

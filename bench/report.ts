@@ -140,24 +140,24 @@ function pairedMarkdown(results: readonly PairedResult[]): string[] {
       `A pair is disturbed when others used > ${DISTURBED_OTHERS} cores in either round; disturbed pairs are left out when at least 3 clean ones remain. ` +
       "Figures are medians over the pairs used; CPU ratio = B's workerd CPU per request ÷ A's (the rate ratio a CPU-bound server would reach).",
     "",
-    "| group | C | A | B | pairs used (clean / all) | A ÷ B req/s, median (min–max) | CPU ratio, median (min–max) | A req/s | B req/s | A p50 / p99 ms | B p50 / p99 ms | A / B workerd CPU ms/req | errors A / B | others max |",
+    "| group | C | A | B | pairs used (clean / all) | A ÷ B req/s, median (min–max) | CPU ratio, median (min–max) | A req/s | B req/s | A p50 / p99 ms | B p50 / p99 ms | A / B workerd CPU ms/req | errors A / B | others max (steal max) |",
     "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...results.map(
       (r) =>
         `| ${r.name} | ${r.concurrency} | ${r.a.name} | ${r.b.name} | ${r.used} (${r.clean} / ${r.pairs.length}) | ${ratio(r.rpsRatio)} | ${ratio(r.cpuRatio)} | ` +
         `${r.a.rps.toFixed(0)} | ${r.b.rps.toFixed(0)} | ${ms(r.a.p50)} / ${ms(r.a.p99)} | ${ms(r.b.p50)} / ${ms(r.b.p99)} | ` +
-        `${ms(r.a.workerdCpuMs)} / ${ms(r.b.workerdCpuMs)} | ${r.a.errors} / ${r.b.errors} | ${r.maxOthers.toFixed(2)} |`,
+        `${ms(r.a.workerdCpuMs)} / ${ms(r.b.workerdCpuMs)} | ${r.a.errors} / ${r.b.errors} | ${r.maxOthers.toFixed(2)} (${r.maxSteal.toFixed(2)}) |`,
     ),
     "",
     "<details><summary>every pair</summary>",
     "",
-    "| group | C | pair | order | A req/s | B req/s | A ÷ B | A / B CPU ms/req | CPU ratio | others A / B | |",
+    "| group | C | pair | order | A req/s | B req/s | A ÷ B | A / B CPU ms/req | CPU ratio | others A / B (of which steal) | |",
     "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|",
     ...results.flatMap((r) =>
       r.pairs.map(
         (p, i) =>
           `| ${r.name} | ${r.concurrency} | ${i + 1} | ${p.first === "a" ? "A B" : "B A"} | ${p.a.rps.toFixed(0)} | ${p.b.rps.toFixed(0)} | ${p.rpsRatio.toFixed(2)} | ` +
-          `${ms(p.a.workerdCpuMs)} / ${ms(p.b.workerdCpuMs)} | ${p.cpuRatio.toFixed(2)} | ${p.a.others.toFixed(2)} / ${p.b.others.toFixed(2)} | ${p.disturbed ? "disturbed" : ""} |`,
+          `${ms(p.a.workerdCpuMs)} / ${ms(p.b.workerdCpuMs)} | ${p.cpuRatio.toFixed(2)} | ${p.a.others.toFixed(2)} / ${p.b.others.toFixed(2)} (${p.a.steal.toFixed(2)} / ${p.b.steal.toFixed(2)}) | ${p.disturbed ? "disturbed" : ""} |`,
       ),
     ),
     "",

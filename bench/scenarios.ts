@@ -211,9 +211,10 @@ const ADDRESS = {
 
 /**
  * The checkout journey an agent runs to buy: create (lines, buyer, address), update (a
- * discount code and express shipping), complete (test token). One unit = three requests.
+ * discount code and express shipping), complete (test token). One unit = three requests,
+ * all with the platform's API key: complete_checkout needs an authenticated platform.
  */
-export function journeyScenario(origin: string, productIds: readonly string[]): Scenario {
+export function journeyScenario(origin: string, productIds: readonly string[], apiKey: string): Scenario {
   let next = 0;
   let keys = 0;
   const ok = (status: number, text: string, want: string) =>
@@ -221,6 +222,7 @@ export function journeyScenario(origin: string, productIds: readonly string[]): 
   return {
     name: "checkout_journey",
     url: `${origin}${MCP_PATH}`,
+    headers: { authorization: `Bearer ${apiKey}` },
     baseline: "do_roundtrip",
     nextBody: () => "",
     check: () => undefined,

@@ -6,6 +6,7 @@
 import path from "node:path";
 import { type Request as MfRequest, Response as MfResponse, Miniflare, type WorkerOptions } from "miniflare";
 import { kvEntries, validateCatalog } from "../scripts/lib/catalog-file";
+import { type AuthKv, createApiKey } from "../src/auth/api-keys";
 import { KV_KEYS } from "../src/catalog/kv-layout";
 import { generateCatalog } from "./generate-catalog";
 
@@ -19,6 +20,8 @@ export const DO_BASELINE_PATH = "/do-baseline";
  */
 export const RATE_LIMITED_HOST = "ratelimited.localhost";
 export const UNLIMITED_HOST = "unlimited.localhost";
+/** A second copy without the limiter: an A/A control for the copy-to-copy difference. */
+export const UNLIMITED_TWIN_HOST = "unlimited-twin.localhost";
 export const BURST_HOST = "burst.localhost";
 /** The burst copy's anonymous budget per 60 s, small enough to exceed in a fraction of a second. */
 export const BURST_LIMIT = 100;
@@ -138,6 +141,7 @@ export async function startServers(scriptPath: string, port: number): Promise<Se
           ORDER: { className: "OrderObject", useSQLite: true },
           INVENTORY: { className: "InventoryObject", useSQLite: true },
         },
+        kvNamespaces: ["CATALOG", "AUTH"],
         ratelimits: rateLimits(UNREACHABLE_LIMIT),
       }),
       // Two copies for "under the limit is not slowed", identical but for the limiter bindings
@@ -148,6 +152,7 @@ export async function startServers(scriptPath: string, port: number): Promise<Se
         routes: [`${RATE_LIMITED_HOST}/*`],
       }),
       ucpWorker("ucp-unlimited", scriptPath, outbound, { routes: [`${UNLIMITED_HOST}/*`] }),
+      ucpWorker("ucp-unlimited-twin", scriptPath, outbound, { routes: [`${UNLIMITED_TWIN_HOST}/*`] }),
       // Its own limiter state, so the burst cannot spend the budget of the copies above.
       ucpWorker("ucp-burst", scriptPath, outbound, {
         ratelimits: rateLimits(BURST_LIMIT),
@@ -183,6 +188,15 @@ function answerOutbound(url: string, stats: OutboundStats): MfResponse {
   }
   if (stats.unexpected.length < 20) stats.unexpected.push(url);
   return new MfResponse("not found", { status: 404 });
+}
+
+/** An API key bound to the bench's platform profile, stored as the Worker looks it up (AUTH KV). */
+export async function createBenchApiKey(mf: Miniflare): Promise<string> {
+  // Miniflare's Node-side KV types differ from workers-types only in list()'s metadata type;
+  // createApiKey only puts.
+  const kv = (await mf.getKVNamespace("AUTH")) as unknown as AuthKv;
+  const { key } = await createApiKey(kv, { profile: PROFILE_URL, label: "bench" }, Date.now());
+  return key;
 }
 
 export interface SeedInfo {

@@ -64,7 +64,14 @@ function cartTargets(rows: readonly ScenarioRow[], paired: readonly PairedResult
   for (const c of levels) {
     const p = pair(c);
     if (!p) continue;
-    const of = `${p.used} pairs${p.excludedDisturbed ? `, ${p.pairs.length - p.used} disturbed left out` : ""}`;
+    const disturbed = p.pairs.length - p.clean;
+    const of = `${p.used} pairs${
+      p.excludedDisturbed
+        ? `, ${disturbed} disturbed left out`
+        : disturbed
+          ? `, ${disturbed} disturbed kept (< 3 clean)`
+          : ""
+    }`;
     out.push(
       atLeast(
         `get_cart req/s ÷ bare Durable Object round trip req/s at C=${c}, paired median of ${of} (min ${p.rpsRatio.min.toFixed(2)}, max ${p.rpsRatio.max.toFixed(2)})`,
