@@ -1,8 +1,9 @@
 /**
  * One order: the snapshot made at completion, then the merchant's fulfillment events and
  * adjustments, the buyer's confirmation outbox, the platform's webhooks (creation and every
- * change, docs/trust.md) and the refunds/stock releases adjustments owe. Every change is one transaction (state, outbox or effects rows, ledger); the awaits
- * (sending, refunding, releasing) come after it and are retried by the alarm. Replies are
+ * change, docs/trust.md) and the refunds/stock releases adjustments owe. Every change is one
+ * transaction (state, outbox, webhook or effects rows, ledger); the awaits (sending,
+ * refunding, releasing) come after it and are retried by the alarm. Replies are
  * values. Readable over UCP only by the platform that placed it.
  */
 import { DurableObject } from "cloudflare:workers";
@@ -129,7 +130,7 @@ export class OrderObject extends DurableObject<Env> {
     const sql = this.ctx.storage.sql;
     if (!hasTable(sql, "outbox")) return;
     // Orders from before webhooks existed gain the tables here, before anything reads them.
-    this.ctx.storage.transactionSync(() => ensureTables(sql, TABLES));
+    if (!hasTable(sql, "webhooks")) this.ctx.storage.transactionSync(() => ensureTables(sql, TABLES));
     const now = Date.now();
     const order = this.#load();
     if (order) {
@@ -201,9 +202,8 @@ export class OrderObject extends DurableObject<Env> {
 
   async #deliverWebhooks(): Promise<void> {
     const config = merchantConfig(this.env);
-    const base = Number((this.env as { WEBHOOK_RETRY_BASE_SECONDS?: string }).WEBHOOK_RETRY_BASE_SECONDS);
     const settings = { origin: config.origin, key: await merchantSigningKey(this.env), allow: config.outboundAllow };
-    const retry = webhookRetry(Number.isFinite(base) && base > 0 ? base : 10);
+    const retry = webhookRetry(config.webhookRetryBaseSeconds);
     await deliverWebhooks(this.ctx.storage.sql, (row) => postWebhook(row, settings), retry, Date.now);
   }
 

@@ -20,6 +20,8 @@ export interface MerchantConfig {
   readonly idSecret: string;
   /** Origins outbound fetches may reach despite http/loopback (OUTBOUND_ALLOW; local dev only). */
   readonly outboundAllow: OutboundAllowList;
+  /** First delay before an order webhook is retried (WEBHOOK_RETRY_BASE_SECONDS, default 10). */
+  readonly webhookRetryBaseSeconds: number;
 }
 
 export const MCP_PATH = "/ucp/mcp";
@@ -32,9 +34,11 @@ export interface MerchantVars {
   CART_TTL_HOURS?: string;
   ID_SIGNING_KEY?: string;
   OUTBOUND_ALLOW?: string;
+  WEBHOOK_RETRY_BASE_SECONDS?: string;
 }
 
 const DEFAULT_CART_TTL_HOURS = 72;
+const DEFAULT_WEBHOOK_RETRY_BASE_SECONDS = 10;
 
 let cached: { vars: MerchantVars; config: MerchantConfig } | undefined;
 
@@ -55,11 +59,16 @@ export function buildConfig(vars: MerchantVars): MerchantConfig {
     // Anything but the explicit opt-in is strict: a typo must not open the door.
     profileFallback: vars.PROFILE_FALLBACK === "assume-compatible" ? "assume-compatible" : "strict",
     mcpEndpoint: `${origin}${MCP_PATH}`,
-    cartTtlMs: (Number.isFinite(ttlHours) && ttlHours > 0 ? ttlHours : DEFAULT_CART_TTL_HOURS) * 3600_000,
+    cartTtlMs: positiveOr(ttlHours, DEFAULT_CART_TTL_HOURS) * 3600_000,
     // Without the secret ids are still unguessable (128 random bits); the tag then only
     // filters junk. Set ID_SIGNING_KEY with `wrangler secret put` for a deployed store.
     idSecret: vars.ID_SIGNING_KEY || `ucp-worker-unsigned:${origin}`,
     // Comma-separated origins such as http://localhost:*; unset in production.
     outboundAllow: parseOutboundAllowList(vars.OUTBOUND_ALLOW),
+    webhookRetryBaseSeconds: positiveOr(Number(vars.WEBHOOK_RETRY_BASE_SECONDS), DEFAULT_WEBHOOK_RETRY_BASE_SECONDS),
   };
+}
+
+function positiveOr(value: number, fallback: number): number {
+  return Number.isFinite(value) && value > 0 ? value : fallback;
 }

@@ -1,7 +1,8 @@
 /**
  * Merchant admin for orders: `POST /admin/orders/<id>/events` (fulfillment) and
  * `POST /admin/orders/<id>/adjustments` (refunds, cancellations...), behind ADMIN_TOKEN
- * (docs/orders.md); `GET /admin/orders/<id>/webhooks` shows the webhook delivery log. Parses and authenticates at the edge; the order object does the rest.
+ * (docs/orders.md); `GET /admin/orders/<id>/webhooks` shows the webhook delivery log.
+ * Parses at the edge (src/admin/router.ts authenticates); the order object does the rest.
  * Answers plain JSON: the UCP order on success, `{error, ...}` otherwise.
  */
 import type * as z from "zod";

@@ -9,6 +9,7 @@
  * everywhere (docs/trust.md).
  */
 import { sha256Hex } from "../lib/canonical-json";
+import { toBase64Url } from "../lib/ids";
 
 export interface ApiKeyRecord {
   readonly id: string;
@@ -51,8 +52,8 @@ export async function createApiKey(
   input: { profile: string; label: string },
   now: number,
 ): Promise<{ key: string; record: ApiKeyRecord }> {
-  const key = `ucpk_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`;
-  const id = `key_${base64url(crypto.getRandomValues(new Uint8Array(9)))}`;
+  const key = `ucpk_${toBase64Url(crypto.getRandomValues(new Uint8Array(32)))}`;
+  const id = `key_${toBase64Url(crypto.getRandomValues(new Uint8Array(9)))}`;
   const hash = await sha256Hex(key);
   const record: ApiKeyRecord = {
     id,
@@ -97,10 +98,4 @@ export async function listApiKeys(kv: AuthKv): Promise<ApiKeyListing[]> {
 /** Test hook: forget cached lookups. */
 export function clearApiKeyCache(): void {
   cache.clear();
-}
-
-function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }

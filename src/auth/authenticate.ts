@@ -111,7 +111,7 @@ function signatureError(failure: SignatureFailure): ProtocolError {
   return authError(status, failure.code, failure.content);
 }
 
-export function normalizedProfile(value: unknown): string | undefined {
+function normalizedProfile(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
   try {
     return new URL(value).href;

@@ -74,7 +74,7 @@ async function encode(prefix: string, secret: string, body: Uint8Array): Promise
   return `${prefix}_${toBase64Url(all)}`;
 }
 
-function toBase64Url(bytes: Uint8Array): string {
+export function toBase64Url(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes))
     .replace(/\+/g, "-")
     .replace(/\//g, "_")

@@ -4,10 +4,10 @@
  * refused calls never cost a profile fetch.
  */
 import type * as z from "zod";
-import { normalizedProfile } from "../auth/authenticate";
 import { toJsonPath } from "../lib/json-path";
 import { err, ok, type Result } from "../lib/result";
 import type { ToolDefinition, UcpEnvelope, UcpPayload } from "../tools/types";
+import { CAPABILITY } from "../ucp/capabilities";
 import { authError, invalidParams, type ProtocolError } from "../ucp/errors";
 import { relevantCapabilities } from "../ucp/negotiate";
 import { negotiate, profileUrl } from "../ucp/negotiation";
@@ -62,7 +62,8 @@ function checkTrust(
 ): ProtocolError | undefined {
   const { principal, config } = scope;
   if (principal.tier === "authenticated") {
-    if (normalizedProfile(profile) === principal.profile) return undefined;
+    // Both sides are URL hrefs (checkProfileUrl, authenticate), so equal strings mean one profile.
+    if (profile === principal.profile) return undefined;
     const how = principal.via === "api_key" ? "This API key is" : "The signature is";
     return authError(403, "identity_mismatch", `${how} not authorized for the profile in meta["ucp-agent"]`, {
       tier: principal.tier,
@@ -70,8 +71,7 @@ function checkTrust(
   }
   if (!scope.trust.authenticatedTools.has(tool.name)) return undefined;
   const id = typeof args.id === "string" && /^[A-Za-z0-9_-]{1,200}$/.test(args.id) ? args.id : undefined;
-  const handOff =
-    tool.capability === "dev.ucp.shopping.checkout" && id ? `${config.origin}/checkout/${id}` : config.origin;
+  const handOff = tool.capability === CAPABILITY.checkout && id ? `${config.origin}/checkout/${id}` : config.origin;
   return authError(
     401,
     "authentication_required",

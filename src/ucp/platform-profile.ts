@@ -6,7 +6,7 @@
 
 import { err, ok, type Result } from "../lib/result";
 import { isPlainObject } from "../lib/safe-json";
-import type { CapabilityEntry, CapabilityRegistry } from "./capabilities";
+import { CAPABILITY, type CapabilityEntry, type CapabilityRegistry } from "./capabilities";
 
 /** A public JWK from `signing_keys`, reduced to the public members a verifier reads. */
 export type SigningKey = JsonWebKey & { readonly kid: string };
@@ -21,7 +21,6 @@ export interface PlatformProfile {
 }
 
 export const MAX_SIGNING_KEYS = 20;
-const ORDER_CAPABILITY = "dev.ucp.shopping.order";
 
 const VERSION = /^\d{4}-\d{2}-\d{2}$/;
 const NAME = /^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9_]*)+$/;
@@ -67,10 +66,11 @@ function signingKeys(raw: unknown): SigningKey[] {
 
 /** The first order capability entry with a string `config.webhook_url`, in either capability shape. */
 function orderWebhookUrl(raw: unknown): string | undefined {
+  const keyed = isPlainObject(raw) ? raw[CAPABILITY.order] : undefined;
   const entries: unknown[] = Array.isArray(raw)
-    ? raw.filter((item) => isPlainObject(item) && item.name === ORDER_CAPABILITY)
-    : isPlainObject(raw) && Array.isArray(raw[ORDER_CAPABILITY])
-      ? raw[ORDER_CAPABILITY]
+    ? raw.filter((item) => isPlainObject(item) && item.name === CAPABILITY.order)
+    : Array.isArray(keyed)
+      ? keyed
       : [];
   for (const entry of entries) {
     const config = isPlainObject(entry) ? entry.config : undefined;
