@@ -28,4 +28,11 @@ await build({
   define: { "import.meta.dirname": JSON.stringify(path.dirname(path.resolve(entry))) },
 });
 process.argv = [process.argv[0], path.resolve(entry), ...args];
-await import(pathToFileURL(outfile).href);
+try {
+  await import(pathToFileURL(outfile).href);
+} catch (e) {
+  // A CliError (scripts/lib/cli-error.ts) is the user's to fix: one line, no stack trace.
+  if (e?.name !== "CliError") throw e;
+  console.error(`error: ${e.message}`);
+  process.exit(e.exitCode ?? 1);
+}

@@ -32,7 +32,7 @@ export default defineConfig({
   server: { fs: { allow: [path.join(import.meta.dirname, "../..")] } },
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/e2e/**", "node_modules/**"],
+    exclude: ["test/e2e/**", "test/node/**", "node_modules/**"],
     setupFiles: [path.join(import.meta.dirname, "helpers/setup.ts")],
   },
 });
