@@ -2,7 +2,10 @@
  * The merchant's settings, read from `wrangler.toml` [vars] and secrets once per isolate.
  * Everything else reads a MerchantConfig, never `env` strings directly.
  */
+
 import { type OutboundAllowList, parseOutboundAllowList } from "./lib/outbound-url";
+import { StoreMisconfigured } from "./lib/store-misconfigured";
+import { merchantVarProblems } from "./merchant-vars";
 
 export type ProfileFallback = "strict" | "assume-compatible";
 
@@ -44,6 +47,9 @@ let cached: { vars: MerchantVars; config: MerchantConfig } | undefined;
 
 export function merchantConfig(env: MerchantVars): MerchantConfig {
   if (cached?.vars === env) return cached.config;
+  // A setting buildConfig would quietly default (a typo in the origin or currency) stops the store instead.
+  const problems = merchantVarProblems(env as Readonly<Record<string, unknown>>);
+  if (problems.length > 0) throw new StoreMisconfigured(problems);
   const config = buildConfig(env);
   cached = { vars: env, config };
   return config;

@@ -8,6 +8,7 @@
 import * as z from "zod";
 import { toJsonPath } from "../lib/json-path";
 import { parseUntrustedJson } from "../lib/safe-json";
+import { StoreMisconfigured } from "../lib/store-misconfigured";
 
 export type TrustTier = "anonymous" | "authenticated";
 
@@ -40,21 +41,32 @@ export function trustConfig(env: { TRUST?: unknown }): TrustConfig {
 }
 
 export function parseTrustConfig(raw: unknown): TrustConfig {
-  let value: unknown = raw ?? {};
-  if (typeof value === "string") {
-    const parsed = parseUntrustedJson(value);
-    if (!parsed.ok) throw new Error("invalid TRUST config: not JSON");
-    value = parsed.value;
-  }
-  const result = TrustSchema.safeParse(value);
-  if (!result.success) {
-    const problems = result.error.issues.map((i) => `TRUST${toJsonPath(i.path).slice(1)}: ${i.message}`);
-    throw new Error(`invalid TRUST config: ${problems.join("; ")}`);
-  }
-  const t = result.data;
+  const result = readTrust(raw);
+  if (!result.ok) throw new StoreMisconfigured(result.problems);
+  const t = result.value;
   return {
     authenticatedTools: new Set(t.authenticated_tools ?? DEFAULT_AUTHENTICATED_TOOLS),
     signatureMaxAgeSeconds: t.signature_max_age_seconds ?? 300,
     rateLimitPeriodSeconds: t.rate_limit_period_seconds ?? 60,
   };
+}
+
+/** What `npm run check:config` reports for TRUST: the problems parseTrustConfig would throw. */
+export function trustConfigProblems(raw: unknown): string[] {
+  const result = readTrust(raw);
+  return result.ok ? [] : result.problems;
+}
+
+function readTrust(
+  raw: unknown,
+): { ok: true; value: z.output<typeof TrustSchema> } | { ok: false; problems: string[] } {
+  let value: unknown = raw ?? {};
+  if (typeof value === "string") {
+    const parsed = parseUntrustedJson(value);
+    if (!parsed.ok) return { ok: false, problems: ["TRUST: not valid JSON"] };
+    value = parsed.value;
+  }
+  const result = TrustSchema.safeParse(value);
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, problems: result.error.issues.map((i) => `${toJsonPath(i.path, "TRUST")}: ${i.message}`) };
 }

@@ -16,7 +16,8 @@ import { CORS_HEADERS } from "../lib/http";
 import { stringifyWithRaw } from "../lib/raw-json";
 import { readCappedBytes } from "../lib/read-capped";
 import { parseUntrustedJson } from "../lib/safe-json";
-import type { ProtocolError } from "../ucp/errors";
+import { StoreMisconfigured } from "../lib/store-misconfigured";
+import { type ProtocolError, storeMisconfigured } from "../ucp/errors";
 import {
   errorBody,
   type IncomingMessage,
@@ -78,9 +79,15 @@ export async function handleMcpPost(request: Request, env: Env): Promise<Respons
         : failure(message.id, outcome.error);
     }
   } catch (e) {
-    // Internals stay in the log; the wire gets a generic -32603.
-    console.error("mcp: unexpected failure", message.method, e instanceof Error ? e.stack : e);
-    reply = failure(message.id, protocolError(RPC.internalError, 500, "Internal error"));
+    if (e instanceof StoreMisconfigured) {
+      // One line naming the setting (no stack: the code is fine, the settings are not).
+      console.error(`store misconfigured (fix wrangler.toml, \`npm run check:config\`): ${e.problems.join("; ")}`);
+      reply = failure(message.id, storeMisconfigured());
+    } else {
+      // Internals stay in the log; the wire gets a generic -32603.
+      console.error("mcp: unexpected failure", message.method, e instanceof Error ? e.stack : e);
+      reply = failure(message.id, protocolError(RPC.internalError, 500, "Internal error"));
+    }
   }
   const tier = { "ucp-trust-tier": principal?.tier ?? "anonymous" };
   const sign = signedTool(message) ? await merchantSigningKey(env) : undefined;

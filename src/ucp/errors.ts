@@ -45,6 +45,24 @@ export function unavailable(retryAfterSeconds = 1): ProtocolError {
   };
 }
 
+/**
+ * A merchant setting that reached the Worker does not parse (a discount type, an origin):
+ * -32000 + 503, like any other inability to serve, with `store_misconfigured` so an agent
+ * knows retrying will not help until the merchant fixes and redeploys. The setting is named
+ * in the log, not on the wire.
+ */
+export function storeMisconfigured(): ProtocolError {
+  return {
+    rpcCode: -32000,
+    httpStatus: 503,
+    message: "Store misconfigured",
+    data: {
+      code: "store_misconfigured",
+      content: "This store's configuration is invalid; the merchant has been told which setting to fix.",
+    },
+  };
+}
+
 /** 401/403 (and the spec's 400 signature codes): -32000 unless the spec pairs the code with -32600. */
 export function authError(
   httpStatus: 400 | 401 | 403,

@@ -1,0 +1,51 @@
+/**
+ * The schema of the merchant's scalar vars (MERCHANT_ORIGIN, MERCHANT_CURRENCY,
+ * PROFILE_FALLBACK, CART_TTL_HOURS, MERCHANT_NAME). The Worker refuses to serve with a bad
+ * one (merchantConfig) and `npm run check:config` reports it before deploy, both through
+ * `merchantVarProblems`. Deployment-only rules (https) live in the check, not here: local
+ * development serves http://localhost.
+ */
+import * as z from "zod";
+
+/** Intl knows the ISO 4217 list in Node and workerd alike; a regex alone would accept "XYZ". */
+const CURRENCIES: ReadonlySet<string> = new Set(
+  typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("currency") : [],
+);
+
+const Origin = z.string().superRefine((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: "custom", message: `expected an origin such as https://shop.example.com, got "${value}"` });
+    return;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    ctx.addIssue({ code: "custom", message: `expected an https origin, got "${value}"` });
+  // buildConfig strips trailing slashes; anything else after the host would break every URL built from it.
+  else if (url.pathname.replace(/\/+$/, "") !== "" || url.search || url.hash || url.username || url.password)
+    ctx.addIssue({ code: "custom", message: `expected an origin without path, query or credentials, got "${value}"` });
+});
+
+const Currency = z.string().refine((c) => CURRENCIES.size === 0 || CURRENCIES.has(c), {
+  error: (issue) => `expected an ISO 4217 currency code such as "USD", got ${JSON.stringify(issue.input)}`,
+});
+
+const MerchantVarsSchema = z.object({
+  MERCHANT_NAME: z.string().min(1).max(200).optional(),
+  MERCHANT_ORIGIN: Origin.optional(),
+  MERCHANT_CURRENCY: Currency.optional(),
+  PROFILE_FALLBACK: z.enum(["strict", "assume-compatible"]).optional(),
+  CART_TTL_HOURS: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'expected a number of hours as a string, e.g. "72"')
+    .refine((h) => Number(h) > 0, "expected more than 0 hours")
+    .optional(),
+});
+
+/** Each problem as `NAME: message`, in the order the vars are declared above. */
+export function merchantVarProblems(vars: Readonly<Record<string, unknown>>): string[] {
+  const result = MerchantVarsSchema.safeParse(vars);
+  if (result.success) return [];
+  return result.error.issues.map((i) => `${i.path.map(String).join(".")}: ${i.message}`);
+}
