@@ -12,6 +12,8 @@ export async function handleAdmin(request: Request, env: AdminEnv): Promise<Resp
   const access = await adminAccess(request, env.ADMIN_TOKEN);
   if (access === "disabled") return noRoute(pathname);
   if (access === "unauthorized") {
+    // Unlike /ucp/mcp, the challenge stays: HTTP requires one on a 401, and only a merchant's
+    // own tools (curl, scripts) call /admin with its static bearer secret, never an MCP client.
     return jsonResponse({ error: "unauthorized", message: "Send Authorization: Bearer <ADMIN_TOKEN>." }, 401, {
       "www-authenticate": 'Bearer realm="admin"',
     });

@@ -2,7 +2,7 @@
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   "access-control-allow-origin": "*",
   "access-control-expose-headers":
-    "mcp-session-id, mcp-protocol-version, ucp-trust-tier, retry-after, www-authenticate, signature, signature-input, content-digest",
+    "mcp-session-id, mcp-protocol-version, ucp-trust-tier, retry-after, signature, signature-input, content-digest",
 };
 
 export function jsonResponse(body: unknown, status = 200, extra: Record<string, string> = {}): Response {

@@ -7,7 +7,7 @@ export interface ProtocolError {
   readonly httpStatus: number;
   readonly message: string;
   readonly data?: Readonly<Record<string, unknown>>;
-  /** HTTP headers that belong with the error (WWW-Authenticate, Retry-After). */
+  /** HTTP headers that belong with the error (Retry-After). */
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -63,7 +63,13 @@ export function storeMisconfigured(): ProtocolError {
   };
 }
 
-/** 401/403 (and the spec's 400 signature codes): -32000 unless the spec pairs the code with -32600. */
+/**
+ * 401/403 (and the spec's 400 signature codes): -32000 unless the spec pairs the code with
+ * -32600. No `WWW-Authenticate` challenge: UCP puts it on REST only, and on the MCP binding a
+ * `Bearer` challenge from a server with no OAuth (RFC 9728) metadata sends MCP clients
+ * (Inspector, mcp-remote) probing for an OAuth server that does not exist. The body's `code`
+ * and `continue_url` say what to do instead.
+ */
 export function authError(
   httpStatus: 400 | 401 | 403,
   code: string,
@@ -84,7 +90,6 @@ export function authError(
     httpStatus,
     message,
     data: { code, content, ...extra },
-    ...(httpStatus === 401 ? { headers: { "www-authenticate": 'Bearer realm="ucp"' } } : {}),
   };
 }
 

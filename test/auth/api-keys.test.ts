@@ -84,7 +84,8 @@ describe("API keys", () => {
     for (const key of [`ucpk_${"A".repeat(43)}`, "not-a-key", "x".repeat(5000)]) {
       const reply = await rpc("ping", {}, { authorization: `Bearer ${key}` });
       expect(reply.status).toBe(401);
-      expect(reply.headers.get("www-authenticate")).toContain("Bearer");
+      // No OAuth challenge: MCP clients would go looking for an OAuth server (issue 9).
+      expect(reply.headers.has("www-authenticate")).toBe(false);
       expect(reply.body.error).toMatchObject({ code: -32000, data: { code: "invalid_api_key" } });
     }
   });

@@ -33,6 +33,7 @@ describe("trust tiers", () => {
     const reply = await anonymousCall("complete_checkout", { id: checkout.id, checkout: pay("success_token") });
     expect(reply.status).toBe(401);
     expect(reply.headers.get("ucp-trust-tier")).toBe("anonymous");
+    expect(reply.headers.has("www-authenticate"), "no OAuth challenge: this server offers no OAuth").toBe(false);
     expect(reply.body.error).toMatchObject({
       code: -32000,
       message: "Unauthorized",
