@@ -1,4 +1,18 @@
-/** Reads a body as text, refusing (undefined) past `limit` bytes, declared or streamed. */
+/**
+ * Reads a body with a size cap, declared or streamed. Past the cap the two directions part:
+ *
+ * - an incoming request's body is never cancelled. The connection it came on carries the
+ *   client's next request, and a cancelled body breaks it (under `wrangler dev` the next
+ *   request on that keep-alive connection is answered `503 Your worker restarted
+ *   mid-request`). A body declared too large is left unread, which the runtime discards
+ *   after the response like any early answer's (a 405, a 401); one that streams past the
+ *   cap is read to its end and thrown away, because a half-read stream resets the
+ *   connection. The platform's own request size limit bounds that drain.
+ * - a fetched response's body (a platform profile) is cancelled: nothing else rides on
+ *   that connection and a hostile server must not make us download its excess.
+ */
+
+/** The body as text, or undefined past `limit` bytes. */
 export async function readCapped(message: Request | Response, limit: number): Promise<string | undefined> {
   const bytes = await readCappedBytes(message, limit);
   return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
@@ -6,9 +20,10 @@ export async function readCapped(message: Request | Response, limit: number): Pr
 
 /** The raw bytes (what a Content-Digest covers), with the same cap. */
 export async function readCappedBytes(message: Request | Response, limit: number): Promise<Uint8Array | undefined> {
+  const incoming = message instanceof Request;
   const declared = Number(message.headers.get("content-length") ?? "NaN");
   if (declared > limit) {
-    await message.body?.cancel();
+    if (!incoming) await message.body?.cancel();
     return undefined;
   }
   if (!message.body) return new Uint8Array(0);
@@ -22,7 +37,8 @@ export async function readCappedBytes(message: Request | Response, limit: number
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      if (incoming) await drain(reader);
+      else await reader.cancel();
       return undefined;
     }
     chunks.push(value);
@@ -34,4 +50,8 @@ export async function readCappedBytes(message: Request | Response, limit: number
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  for (;;) if ((await reader.read()).done) return;
 }
