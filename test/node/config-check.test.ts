@@ -26,7 +26,10 @@ describe("readVars reads wrangler.toml as wrangler does", () => {
   });
 });
 
-describe("npm run check:config", () => {
+// Each case runs a real script (esbuild + wrangler's reader): seconds, more on a busy machine.
+const SCRIPT = { timeout: 30_000 };
+
+describe("npm run check:config", SCRIPT, () => {
   it("passes the repository's own wrangler.toml", () => {
     const run = runScript("scripts/check-config.ts", []);
     expect(run.output).toMatch(/configuration OK/);
@@ -99,7 +102,7 @@ describe("npm run check:config", () => {
   });
 });
 
-describe("discovery and deploy refuse a bad config", () => {
+describe("discovery and deploy refuse a bad config", SCRIPT, () => {
   it("npm run discovery writes nothing", async () => {
     const store = await makeStore(PERCENT);
     const run = runScript("scripts/build-discovery.ts", ["--config", store.config]);
