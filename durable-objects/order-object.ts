@@ -38,7 +38,7 @@ import {
   webhookRetry,
   webhooksDeadline,
 } from "../src/order/webhooks";
-import { type PaymentProcessor, testProcessor } from "../src/payment/processor";
+import { processorFor } from "../src/payment/store-processor";
 import {
   checkLedger,
   type IdempotencyInput,
@@ -53,9 +53,6 @@ import { ensureTables, hasTable } from "./shared/schema";
 const ORDER_SCHEMA = "CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
 // Orders placed before the outbox existed have only `orders`: their first change adds the rest.
 const TABLES = [ORDER_SCHEMA, OUTBOX_SCHEMA, EFFECTS_SCHEMA, LEDGER_SCHEMA, WEBHOOKS_SCHEMA, DELIVERIES_SCHEMA];
-
-/** The store's processor: the one completion charges through (src/tools/checkout.tools.ts). */
-const PROCESSOR: PaymentProcessor = testProcessor;
 
 export type OrderReply = { kind: "ok"; body: string } | { kind: "not_found" } | { kind: "unauthorized" };
 
@@ -209,8 +206,15 @@ export class OrderObject extends DurableObject<Env> {
 
   #ports(): SettlementPorts {
     const inventory = this.env.INVENTORY.getByName(INVENTORY_NAME);
+    // The processor completion charged through (same choice, src/payment/store-processor.ts).
+    const processor = processorFor(merchantConfig(this.env));
     return {
-      refund: (charge, amount, key) => PROCESSOR.refund(charge, amount, key),
+      refund: async (charge, amount, key) => {
+        if (processor) return processor.refund(charge, amount, key);
+        // Left pending and retried: the refund is owed, the store just cannot pay it yet.
+        console.error(`refund of ${charge} waits: no payment processor is configured (PAYMENT_TEST_MODE off)`);
+        return { ok: false };
+      },
       release: (id) => inventory.release(id),
     };
   }

@@ -25,6 +25,11 @@ export interface MerchantConfig {
   readonly outboundAllow: OutboundAllowList;
   /** First delay before an order webhook is retried (WEBHOOK_RETRY_BASE_SECONDS, default 10). */
   readonly webhookRetryBaseSeconds: number;
+  /**
+   * PAYMENT_TEST_MODE = "true": the test payment handler is live and every checkout says so.
+   * Off unless the merchant says so: a deployed store must not take orders paid with test tokens.
+   */
+  readonly paymentTestMode: boolean;
 }
 
 export const MCP_PATH = "/ucp/mcp";
@@ -38,6 +43,8 @@ export interface MerchantVars {
   ID_SIGNING_KEY?: string;
   OUTBOUND_ALLOW?: string;
   WEBHOOK_RETRY_BASE_SECONDS?: string;
+  /** "true" (or a TOML boolean true) turns test mode on; anything else leaves it off. */
+  PAYMENT_TEST_MODE?: string | boolean;
 }
 
 const DEFAULT_CART_TTL_HOURS = 72;
@@ -72,6 +79,7 @@ export function buildConfig(vars: MerchantVars): MerchantConfig {
     // Comma-separated origins such as http://localhost:*; unset in production.
     outboundAllow: parseOutboundAllowList(vars.OUTBOUND_ALLOW),
     webhookRetryBaseSeconds: positiveOr(Number(vars.WEBHOOK_RETRY_BASE_SECONDS), DEFAULT_WEBHOOK_RETRY_BASE_SECONDS),
+    paymentTestMode: vars.PAYMENT_TEST_MODE === "true" || vars.PAYMENT_TEST_MODE === true,
   };
 }
 

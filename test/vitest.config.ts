@@ -14,6 +14,8 @@ export default defineConfig({
           PROFILE_FALLBACK: "strict",
           MERCHANT_ORIGIN: "https://shop.example.com",
           ID_SIGNING_KEY: "test-signing-key",
+          // The test handler (success_token) is live only in test mode; test/payment/ turns it off.
+          PAYMENT_TEST_MODE: "true",
           CART_TTL_HOURS: "72",
           // No local-development exceptions: http and loopback URLs are refused as in production.
           OUTBOUND_ALLOW: "",

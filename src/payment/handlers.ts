@@ -1,6 +1,7 @@
 /**
- * Payment handlers this store advertises: in discovery (`ucp.payment_handlers`) and in every
- * checkout response. The built-in test handler is named under the merchant's own domain
+ * Payment handler entries as advertised in discovery (`ucp.payment_handlers`) and in every
+ * checkout response. Which ones a store advertises is its processor's answer
+ * (store-processor.ts). The built-in test handler is named under the merchant's own domain
  * (reverse-DNS of MERCHANT_ORIGIN), as UCP requires for vendor namespaces.
  */
 import { UCP_VERSION } from "../ucp/capabilities";
@@ -29,7 +30,8 @@ export function reverseDomain(origin: string): string {
     .join(".");
 }
 
-export function paymentHandlers(origin: string): HandlerRegistry {
+/** The test handler; `config.test_mode` tells platforms no real money moves. */
+export function testPaymentHandlers(origin: string): HandlerRegistry {
   return {
     [`${reverseDomain(origin)}.test_payment`]: [
       {

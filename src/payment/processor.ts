@@ -1,8 +1,11 @@
 /**
- * The payment processor interface a merchant implements for a real provider, and the
- * built-in test processor of the demo store. A processor receives the credential once,
- * at completion, and never stores it; the checkout keeps only display data.
+ * The payment processor interface a merchant implements for a real provider (docs/payments.md),
+ * and the built-in test processor, live only in test mode (store-processor.ts). A processor
+ * receives the credential once, at completion, and never stores it; the checkout keeps only
+ * display data.
  */
+import { type HandlerRegistry, testPaymentHandlers } from "./handlers";
+
 export interface ChargeRequest {
   /** Stable per checkout: a retried charge with the same key must not charge twice. */
   readonly idempotencyKey: string;
@@ -19,6 +22,11 @@ export type ChargeOutcome =
   | { readonly kind: "requires_action"; readonly reason: string; readonly actionUrl?: string };
 
 export interface PaymentProcessor {
+  /**
+   * The handlers whose credentials this processor can charge: advertised in discovery and in
+   * every checkout, and the only ones complete_checkout accepts.
+   */
+  handlers(origin: string): HandlerRegistry;
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
   /**
    * Gives money back (merchant-side refund or cancellation). Idempotent per `idempotencyKey`:
@@ -41,6 +49,7 @@ export const TEST_TOKENS = {
 } as const;
 
 export const testProcessor: PaymentProcessor = {
+  handlers: testPaymentHandlers,
   async charge(request) {
     const token = typeof request.credential.token === "string" ? request.credential.token : "";
     if (request.credential.type !== "token") return { kind: "declined", reason: "Unsupported credential type" };

@@ -21,10 +21,10 @@ import { runCompletion } from "../checkout/completion-steps";
 import { commerceConfig } from "../checkout/merchant-commerce";
 import { derivedId, isIssuedId, newId } from "../lib/ids";
 import { err, ok } from "../lib/result";
-import { paymentHandlers } from "../payment/handlers";
-import { testProcessor } from "../payment/processor";
+import { handlerIds, paymentHandlers, processorFor } from "../payment/store-processor";
 import { CAPABILITY } from "../ucp/capabilities";
 import { invalidParams } from "../ucp/errors";
+import { paymentsNotConfigured, withPaymentMode } from "./checkout-payments";
 import { ledgerEntry, objectReply } from "./object-reply";
 import { defineTool, type ToolContext, type UcpEnvelope, type UcpPayload } from "./types";
 
@@ -118,18 +118,23 @@ export const completeCheckout = defineTool({
     if (!(await isIssuedId("chk", ctx.config.idSecret, id))) return ok(notFound(ctx));
     const key = ctx.meta.idempotencyKey ?? "";
     const idempotency = await ledgerEntry("complete_checkout", key, id, checkout);
-    const handlers = paymentHandlers(ctx.config.origin);
-    const handlerIds = Object.values(handlers).flatMap((entries) => entries.map((e) => e.id));
+    const processor = processorFor(ctx.config);
+    if (!processor) return reply(ctx, () => paymentsNotConfigured(stub(ctx, id), view(ctx, id)));
+    const offered = handlerIds(processor.handlers(ctx.config.origin));
     const base = { ...view(ctx, id), idempotency };
     return reply(ctx, async () => {
       const object = stub(ctx, id);
       // The stub's RPC typing widens the union; the object returns exactly a CompletionStart.
-      const start = (await object.beginCompletion({ ...base, request: checkout, handlerIds })) as CompletionStart;
+      const start = (await object.beginCompletion({
+        ...base,
+        request: checkout,
+        handlerIds: offered,
+      })) as CompletionStart;
       if (start.kind === "reply") return start.reply;
       const outcome = await runCompletion(start.checkout, start.plan, key, {
         env: ctx.env,
         config: ctx.config,
-        processor: testProcessor,
+        processor,
         owner: ctx.meta.profile,
         webhookUrl: ctx.negotiated.active.has(CAPABILITY.order) ? ctx.negotiated.orderWebhookUrl : undefined,
         now: ctx.now,
@@ -158,7 +163,7 @@ function stub(ctx: ToolContext, id: string) {
 }
 
 function envelope(ctx: ToolContext): CheckoutEnvelope {
-  return { ...ctx.envelope(), status: "success", payment_handlers: paymentHandlers(ctx.config.origin) };
+  return { ...ctx.envelope(), status: "success", payment_handlers: paymentHandlers(ctx.config) };
 }
 
 function view(ctx: ToolContext, id: string) {
@@ -219,7 +224,10 @@ async function writeCommand(
 }
 
 function reply(ctx: ToolContext, call: () => Promise<CheckoutReply>) {
-  return objectReply(call, () => notFound(ctx));
+  return objectReply(
+    () => withPaymentMode(ctx.config, call),
+    () => notFound(ctx),
+  );
 }
 
 function notFound(ctx: ToolContext): UcpPayload {
@@ -228,7 +236,7 @@ function notFound(ctx: ToolContext): UcpPayload {
 
 function errorResponse(ctx: ToolContext, code: string, content: string, extra: ReadonlyArray<object> = []): UcpPayload {
   return {
-    ucp: { ...ctx.envelope("error"), payment_handlers: paymentHandlers(ctx.config.origin) } as UcpEnvelope,
+    ucp: { ...ctx.envelope("error"), payment_handlers: paymentHandlers(ctx.config) } as UcpEnvelope,
     messages: [{ type: "error", code, content, severity: "unrecoverable" }, ...extra],
     continue_url: `${ctx.config.origin}/`,
   } as UcpPayload;

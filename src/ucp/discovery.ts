@@ -5,7 +5,7 @@
  * public/; a test checks the committed file is current.
  */
 import type { MerchantConfig } from "../config";
-import { paymentHandlers } from "../payment/handlers";
+import { paymentHandlers } from "../payment/store-processor";
 import { BUSINESS_CAPABILITIES, MCP_SERVICE_SCHEMA, SERVICE_SPEC, SHOPPING_SERVICE, UCP_VERSION } from "./capabilities";
 
 export function discoveryProfile(config: MerchantConfig, signingKeys: readonly JsonWebKey[] = []) {
@@ -24,7 +24,8 @@ export function discoveryProfile(config: MerchantConfig, signingKeys: readonly J
         ],
       },
       capabilities: BUSINESS_CAPABILITIES,
-      payment_handlers: paymentHandlers(config.origin),
+      // Only handlers the store can honour; in test mode the test handler's config says test_mode.
+      payment_handlers: paymentHandlers(config),
     },
     ...(signingKeys.length > 0 ? { signing_keys: signingKeys } : {}),
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type CheckoutState, checkoutPayload, statusFrom } from "../../src/checkout/checkout-state";
-import { paymentHandlers, reverseDomain } from "../../src/payment/handlers";
+import { reverseDomain, testPaymentHandlers } from "../../src/payment/handlers";
 import { TEST_TOKENS, testProcessor } from "../../src/payment/processor";
 import { validateOfficial } from "../helpers/official-schema";
 
@@ -46,7 +46,7 @@ describe("checkoutPayload", () => {
     version: "2026-04-08",
     status: "success" as const,
     capabilities: { "dev.ucp.shopping.checkout": [{ version: "2026-04-08" }] },
-    payment_handlers: paymentHandlers("https://shop.example.com"),
+    payment_handlers: testPaymentHandlers("https://shop.example.com"),
   };
 
   it("validates against the official checkout schema, with continue_url while open", () => {
@@ -66,7 +66,7 @@ describe("payment handlers and the test processor", () => {
   it("names the test handler under the merchant's own domain", () => {
     expect(reverseDomain("https://shop.example.com")).toBe("com.example.shop");
     expect(reverseDomain("http://localhost:8787")).toBe("localhost");
-    expect(Object.keys(paymentHandlers("https://shop.example.com"))).toEqual(["com.example.shop.test_payment"]);
+    expect(Object.keys(testPaymentHandlers("https://shop.example.com"))).toEqual(["com.example.shop.test_payment"]);
   });
 
   it("captures, declines or asks for the buyer by documented token, the same way every time", async () => {

@@ -1,0 +1,45 @@
+/**
+ * The one place that decides how this store takes money: completion charges through
+ * `processorFor`, the order object refunds through it, and discovery and every checkout
+ * advertise only its handlers. A merchant wiring a real provider returns it here
+ * (docs/payments.md).
+ */
+import type { MerchantConfig } from "../config";
+import type { HandlerRegistry } from "./handlers";
+import { type PaymentProcessor, testProcessor } from "./processor";
+
+type PaymentSettings = Pick<MerchantConfig, "paymentTestMode">;
+
+/** The store's processor, or undefined when none is live (no order can be paid). */
+export function processorFor(config: PaymentSettings): PaymentProcessor | undefined {
+  // Test tokens "pay" for real orders: only a store explicitly in test mode accepts them.
+  return config.paymentTestMode ? testProcessor : undefined;
+}
+
+/** What discovery and checkouts advertise: nothing the store cannot honour. */
+export function paymentHandlers(config: PaymentSettings & Pick<MerchantConfig, "origin">): HandlerRegistry {
+  return processorFor(config)?.handlers(config.origin) ?? {};
+}
+
+export function handlerIds(registry: HandlerRegistry): string[] {
+  return Object.values(registry).flatMap((entries) => entries.map((e) => e.id));
+}
+
+/** Carried by every checkout of a store in test mode, so no platform mistakes it for a live one. */
+export const TEST_MODE_NOTE = {
+  type: "info",
+  code: "test_mode",
+  content: "This store is in test mode: payments use test tokens, no money moves and orders are not fulfilled.",
+} as const;
+
+/**
+ * complete_checkout's answer when no processor is live. `requires_buyer_review`: the agent
+ * cannot fix this by retrying; the buyer finishes (or not) with the merchant at continue_url.
+ */
+export const PAYMENTS_NOT_CONFIGURED = {
+  type: "error",
+  code: "payments_not_configured",
+  content:
+    "This store cannot take payments through agents yet: no payment processor is configured. No order was placed and nothing was charged.",
+  severity: "requires_buyer_review",
+} as const;
