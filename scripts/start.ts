@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { prepareDevLaunch } from "./lib/dev-launch";
 import { wranglerBin } from "./lib/kv-writer";
 import { catalogVersion, loadIntoKv, readCatalogFile } from "./lib/load";
 import { readVars } from "./lib/wrangler-config";
@@ -33,7 +34,10 @@ if (!existsSync(marker) || readFileSync(marker, "utf8") !== version) {
   writeFileSync(marker, version);
 }
 
-const child = spawn(wranglerBin(root), ["dev", "--port", port, ...args], {
+// Discovery and every URL name the origin actually served, not wrangler.toml's MERCHANT_ORIGIN.
+const launch = prepareDevLaunch(root, args, port);
+console.log(`Serving ${launch.origin} (discovery: ${launch.origin}/.well-known/ucp)`);
+const child = spawn(wranglerBin(root), ["dev", "--port", port, ...launch.args, ...args], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },

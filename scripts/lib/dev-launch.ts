@@ -1,0 +1,73 @@
+/**
+ * What `npm start` adds to `wrangler dev` so the store names the origin it really serves
+ * (PORT, --port, --ip): MERCHANT_ORIGIN as a --var (continue_url, permalinks, webhook
+ * UCP-Agent), and a discovery document built for that origin and for the local vars
+ * (wrangler.toml [vars] with .dev.vars over them, as `wrangler dev` merges them, so test mode
+ * shows), served from a dev copy of the assets under .wrangler/ that --assets puts in place
+ * of the configured folder. The committed public/.well-known/ucp stays the deployed store's.
+ */
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { unstable_getVarsForDev } from "wrangler";
+import { buildConfig, type MerchantVars } from "../../src/config";
+import { discoveryDocument } from "../../src/ucp/discovery";
+import { CliError } from "./cli-error";
+import { assetsDirectory, readVars, readWranglerConfig, signingKeysFile } from "./wrangler-config";
+
+export interface DevLaunch {
+  readonly origin: string;
+  /** Flags for `wrangler dev`, before the user's own. */
+  readonly args: readonly string[];
+}
+
+/** `--name value` or `--name=value`, the last one winning as in wrangler's own parser. */
+export function flagValue(args: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  args.forEach((arg, i) => {
+    if (arg === name) value = args[i + 1];
+    else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
+  });
+  return value;
+}
+
+/** The origin a browser or agent reaches `wrangler dev` at, from its --ip and --port. */
+export function servedOrigin(args: readonly string[], port: string): string {
+  const chosenPort = flagValue(args, "--port") ?? port;
+  if (!/^\d{1,5}$/.test(chosenPort) || Number(chosenPort) > 65535) {
+    throw new CliError(`PORT must be a port number (1-65535), got "${chosenPort}"`);
+  }
+  const ip = flagValue(args, "--ip");
+  // Listening on every interface (or by default): localhost reaches it.
+  const host = !ip || ip === "0.0.0.0" || ip === "::" || ip === "*" ? "localhost" : ip.includes(":") ? `[${ip}]` : ip;
+  return `http://${host}:${chosenPort}`;
+}
+
+export function prepareDevLaunch(root: string, userArgs: readonly string[], port: string): DevLaunch {
+  const origin = servedOrigin(userArgs, port);
+  const toml = path.join(root, "wrangler.toml");
+  const config = readWranglerConfig(toml);
+  const source = assetsDirectory(config);
+  const keysFile = signingKeysFile(config);
+  if (!source || !keysFile) throw new CliError(`${path.basename(toml)}: [assets] directory is not set`);
+  const vars = { ...devVars(toml), MERCHANT_ORIGIN: origin } as MerchantVars;
+  const keys = JSON.parse(readFileSync(keysFile, "utf8")) as JsonWebKey[];
+
+  // One folder per origin: two dev servers (e2e runs, another terminal) never share one.
+  const dir = path.join(root, ".wrangler", "dev-assets", new URL(origin).host.replace(/[^a-z0-9.-]/gi, "_"));
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(source, dir, { recursive: true });
+  mkdirSync(path.join(dir, ".well-known"), { recursive: true });
+  writeFileSync(path.join(dir, ".well-known", "ucp"), discoveryDocument(buildConfig(vars), keys));
+  return { origin, args: ["--var", `MERCHANT_ORIGIN:${origin}`, "--assets", dir] };
+}
+
+/** wrangler.toml [vars] with .dev.vars over them, exactly as `wrangler dev` binds them. */
+function devVars(toml: string): Record<string, unknown> {
+  const bindings = unstable_getVarsForDev(toml, undefined, readVars(toml) as Record<string, string>, undefined, true);
+  return Object.fromEntries(Object.entries(bindings).map(([name, binding]) => [name, bindingValue(binding)]));
+}
+
+function bindingValue(binding: unknown): unknown {
+  return typeof binding === "object" && binding !== null && "value" in binding ? binding.value : binding;
+}
