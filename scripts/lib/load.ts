@@ -1,39 +1,125 @@
-/** Reads, validates and loads one catalog file; shared by `catalog:load` and `npm start`. */
+/**
+ * Loads one catalog file into the CATALOG namespace; shared by `catalog:load` and
+ * `npm start`. Two passes over the parsed file: the first validates every product (and
+ * builds the search index and stock map), the second writes product documents in batches.
+ * Nothing is written when any problem was found. After the manifest, keys of products
+ * that are no longer in the file are deleted, so the store serves exactly the file.
+ */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { parseCatalogCsv } from "./catalog-csv";
-import { type CatalogProblem, kvEntries, type ValidCatalog, validateCatalog } from "./catalog-file";
-import { bulkPut, type KvTarget } from "./kv-writer";
+import { type CatalogManifest, KV_KEYS } from "../../src/catalog/kv-layout";
+import { buildSearchIndex, type IndexableProduct } from "../../src/catalog/search-index";
+import { type CatalogProblem, CatalogValidator, type KvPair, servedProduct } from "./catalog-file";
+import { type CatalogSource, readCatalogSource } from "./catalog-source";
+import { type KvStore, type KvTarget, openKvStore } from "./kv-writer";
 
-export function readCatalogFile(
-  file: string,
+export interface ValidatedCatalog {
+  readonly source: CatalogSource;
+  readonly problems: CatalogProblem[];
+  readonly products: number;
+  readonly variants: number;
+  readonly version: string;
+  /** Serialized: the search index and stock map are written as they are. */
+  readonly index: string;
+  readonly stock: string;
+  readonly ids: ReadonlySet<string>;
+}
+
+export type Progress = (message: string) => void;
+
+const PROGRESS_EVERY = 10_000;
+/** Product documents per write: bounded memory, and well under the 10,000 of a remote bulk put. */
+export const WRITE_BATCH = 5_000;
+
+/** Reads and validates the whole file; `problems` is empty only for a catalog fit to load. */
+export async function validateCatalogFile(file: string, currency: string, progress: Progress) {
+  const { source, problems } = await readCatalogSource(file, currency, progress);
+  const validator = new CatalogValidator(currency);
+  const hash = createHash("sha256");
+  const ids = new Set<string>();
+  let products = 0;
+  let variants = 0;
+  function* valid(): Generator<IndexableProduct> {
+    for (const item of source.items()) {
+      const result = validator.check(item.raw);
+      if (result.problems) {
+        for (const p of result.problems) problems.push({ where: item.where(p.variant), message: p.message });
+        continue;
+      }
+      const json = JSON.stringify(result.product);
+      hash.update(json);
+      ids.add(result.product.id);
+      products++;
+      variants += result.product.variants.length;
+      if (products % PROGRESS_EVERY === 0) progress(`validated ${products}/${source.products} products`);
+      yield result.product;
+    }
+  }
+  const index = JSON.stringify(buildSearchIndex(valid()));
+  const stock = JSON.stringify(validator.stock);
+  hash.update(stock);
+  const version = hash.digest("hex").slice(0, 16);
+  return { source, problems, products, variants, version, index, stock, ids } satisfies ValidatedCatalog;
+}
+
+export interface LoadResult {
+  readonly written: number;
+  readonly removed: number;
+}
+
+/** Writes a catalog that validated without problems, then removes what the file no longer has. */
+export async function writeCatalog(
+  catalog: ValidatedCatalog,
+  store: KvStore,
   currency: string,
-): { catalog?: ValidCatalog; problems: CatalogProblem[] } {
-  const text = readFileSync(file, "utf8");
-  if (file.toLowerCase().endsWith(".csv")) {
-    const { products, errors } = parseCatalogCsv(text);
-    const rowProblems = errors.map((e) => ({ where: `row ${e.row}`, message: e.message }));
-    const result = validateCatalog({ currency, products }, currency);
-    return { ...result, problems: [...rowProblems, ...result.problems] };
+  progress: Progress,
+  now = new Date(),
+): Promise<LoadResult> {
+  if (catalog.problems.length > 0) throw new Error("refusing to write a catalog with problems");
+  const total = catalog.products + 2;
+  let written = 0;
+  let batch: KvPair[] = [];
+  const flush = async () => {
+    await store.put(batch);
+    written += batch.length;
+    batch = [];
+    progress(`wrote ${written}/${total} keys`);
+  };
+  for (const item of catalog.source.items()) {
+    const product = servedProduct(item.raw);
+    batch.push({ key: KV_KEYS.product(product.id), value: JSON.stringify(product) });
+    if (batch.length >= WRITE_BATCH) await flush();
   }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    return { problems: [{ where: "file", message: `not valid JSON: ${(e as Error).message}` }] };
-  }
-  return validateCatalog(doc, currency);
-}
-
-export function catalogVersion(catalog: ValidCatalog): string {
-  return createHash("sha256").update(JSON.stringify(catalog)).digest("hex").slice(0, 16);
-}
-
-export function loadIntoKv(root: string, catalog: ValidCatalog, target: KvTarget): string {
-  const version = catalogVersion(catalog);
-  const { data, manifest } = kvEntries(catalog, version, new Date());
-  bulkPut(root, data, target);
+  batch.push({ key: KV_KEYS.index, value: catalog.index }, { key: KV_KEYS.stock, value: catalog.stock });
+  await flush();
+  const manifest: CatalogManifest = {
+    version: catalog.version,
+    currency,
+    products: catalog.products,
+    loaded_at: now.toISOString(),
+  };
   // The manifest goes last: a reader that sees the new version finds its documents.
-  bulkPut(root, [manifest], target);
-  return version;
+  await store.put([{ key: KV_KEYS.manifest, value: JSON.stringify(manifest) }]);
+  // Stale documents go after it: the new index no longer names them, so nothing asks for them.
+  const stale = (await store.list(KV_KEYS.productPrefix)).filter(
+    (key) => !catalog.ids.has(key.slice(KV_KEYS.productPrefix.length)),
+  );
+  for (let start = 0; start < stale.length; start += WRITE_BATCH) {
+    await store.delete(stale.slice(start, start + WRITE_BATCH));
+  }
+  if (stale.length > 0) progress(`removed ${stale.length} products no longer in the file`);
+  return { written, removed: stale.length };
+}
+
+/** Whether the namespace holds a catalog (a manifest): `npm start` seeds only an empty one. */
+export async function hasCatalog(store: KvStore): Promise<boolean> {
+  return (await store.list(KV_KEYS.manifest)).includes(KV_KEYS.manifest);
+}
+
+export async function withKvStore<T>(root: string, target: KvTarget, run: (store: KvStore) => Promise<T>) {
+  const store = await openKvStore(root, target);
+  try {
+    return await run(store);
+  } finally {
+    await store.close();
+  }
 }

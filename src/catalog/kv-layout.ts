@@ -4,11 +4,15 @@
  *   catalog:index     SearchIndexData (search-index.ts): ids, categories, variant prices, postings
  *   product:<id>      one Product in the UCP shape (no `url`: composed from the origin)
  *   catalog:stock     {variant id: units on hand}, for inventory (never served)
+ * A load writes products, index and stock, then the manifest, then deletes the product
+ * keys of products no longer in the file (the Worker reaches products only through the
+ * index, so a removed product is not served even before its key is gone).
  */
 export const KV_KEYS = {
   manifest: "catalog:manifest",
   index: "catalog:index",
   stock: "catalog:stock",
+  productPrefix: "product:",
   product: (id: string) => `product:${id}`,
 } as const;
 

@@ -38,9 +38,12 @@ export interface IndexableProduct {
   }>;
 }
 
-export function buildSearchIndex(products: readonly IndexableProduct[]): SearchIndexData {
+/** Any iterable: the catalog loader streams products through without holding them all. */
+export function buildSearchIndex(products: Iterable<IndexableProduct>): SearchIndexData {
   const terms = new Map<string, number[]>();
-  const docs: IndexDoc[] = products.map((product, docIndex) => {
+  const docs: IndexDoc[] = [];
+  for (const product of products) {
+    const docIndex = docs.length;
     const best = new Map<string, number>();
     const see = (text: string | undefined, tier: number) => {
       if (!text) return;
@@ -59,7 +62,7 @@ export function buildSearchIndex(products: readonly IndexableProduct[]): SearchI
       postings.push(docIndex * 4 + tier);
       terms.set(token, postings);
     }
-    return {
+    docs.push({
       id: product.id,
       cats: (product.categories ?? []).map((c) => normalizeCategory(c.value)),
       v: product.variants.map(
@@ -70,8 +73,8 @@ export function buildSearchIndex(products: readonly IndexableProduct[]): SearchI
           variant.availability?.available === false ? 0 : 1,
         ],
       ),
-    };
-  });
+    });
+  }
   return { format: 1, docs, terms: Object.fromEntries(terms) };
 }
 

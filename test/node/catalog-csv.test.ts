@@ -1,8 +1,39 @@
 /// <reference types="vite/client" />
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { generateCatalog } from "../../bench/generate-catalog";
 import csv from "../../data/demo-catalog.csv?raw";
-import { parseCatalogCsv, tokenizeCsv } from "../../scripts/lib/catalog-csv";
+import { readCatalogCsv, toProduct } from "../../scripts/lib/catalog-csv";
+import { readCsvRecords } from "../../scripts/lib/csv-records";
+
+// The reader streams files: each sample is written to one first.
+const dir = mkdtempSync(path.join(tmpdir(), "ucp-catalog-csv-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+function fileWith(text: string): string {
+  const file = path.join(dir, `sample-${++files}.csv`);
+  writeFileSync(file, text);
+  return file;
+}
+
+/** Products and problems as `row` (the FILE line a row starts on) and message. */
+async function parseCatalogCsv(
+  text: string,
+): Promise<{ products: unknown[]; errors: Array<{ row: number; message: string }> }> {
+  const { drafts, problems } = await readCatalogCsv(fileWith(text));
+  return {
+    products: [...drafts.values()].map(toProduct),
+    errors: problems.map((p) => ({ row: p.line, message: p.message })),
+  };
+}
+
+async function tokenizeCsv(text: string) {
+  const records = [];
+  for await (const record of readCsvRecords(fileWith(text))) records.push(record);
+  return records;
+}
 
 // Loose view of the converter's output, enough for assertions.
 interface Money {
@@ -92,13 +123,17 @@ function line(overrides: Partial<Record<Column, string>> = {}): string {
   return COLUMNS.map((c) => quote(values[c])).join(",");
 }
 
-function parse(...lines: string[]): { products: Product[]; errors: Array<{ row: number; message: string }> } {
-  const result = parseCatalogCsv([HEADER, ...lines].join("\n"));
+async function parse(
+  ...lines: string[]
+): Promise<{ products: Product[]; errors: Array<{ row: number; message: string }> }> {
+  const result = await parseCatalogCsv([HEADER, ...lines].join("\n"));
   return { products: result.products as Product[], errors: result.errors };
 }
 
-describe("parseCatalogCsv with data/demo-catalog.csv", () => {
-  const { products, errors } = parseCatalogCsv(csv) as { products: Product[]; errors: unknown[] };
+const demoParsed = await parseCatalogCsv(csv);
+
+describe("readCatalogCsv with data/demo-catalog.csv", () => {
+  const { products, errors } = demoParsed as { products: Product[]; errors: unknown[] };
   const byId = new Map(products.map((p) => [p.id, p]));
 
   it("parses every row without errors", () => {
@@ -196,42 +231,55 @@ describe("parseCatalogCsv with data/demo-catalog.csv", () => {
   });
 });
 
-describe("RFC 4180 tokenizing", () => {
-  it("handles commas, escaped quotes and newlines inside quoted fields", () => {
-    const records = tokenizeCsv('a,"b,c","say ""hi""","line 1\nline 2"\n');
-    expect(records).toEqual([{ row: 1, fields: ["a", "b,c", 'say "hi"', "line 1\nline 2"] }]);
+describe("CSV records (csv-parse) with file line numbers", () => {
+  it("handles commas, escaped quotes and newlines inside quoted fields", async () => {
+    const records = await tokenizeCsv('a,"b,c","say ""hi""","line 1\nline 2"\nnext,row\n');
+    expect(records).toEqual([
+      { line: 1, fields: ["a", "b,c", 'say "hi"', "line 1\nline 2"] },
+      { line: 3, fields: ["next", "row"] },
+    ]);
   });
 
-  it("accepts CRLF, LF and a missing final newline alike", () => {
+  it("accepts CRLF, LF and a missing final newline alike", async () => {
     const expected = [
       ["a", "b"],
       ["c", "d"],
     ];
     for (const text of ["a,b\r\nc,d\r\n", "a,b\nc,d\n", "a,b\nc,d", "a,b\rc,d"]) {
-      expect(tokenizeCsv(text).map((r) => r.fields)).toEqual(expected);
+      expect((await tokenizeCsv(text)).map((r) => r.fields)).toEqual(expected);
     }
   });
 
-  it("keeps CRLF inside a quoted field", () => {
-    expect(tokenizeCsv('"x\r\ny",z\r\n')[0]?.fields).toEqual(["x\r\ny", "z"]);
+  it("reads a line break inside a quoted field as LF, whatever the file uses", async () => {
+    expect((await tokenizeCsv('"x\r\ny",z\r\nw,v\r\n')).map((r) => [r.line, r.fields])).toEqual([
+      [1, ["x\ny", "z"]],
+      [3, ["w", "v"]],
+    ]);
   });
 
-  it("strips a UTF-8 byte order mark", () => {
-    expect(tokenizeCsv("\uFEFFproduct_id,title\n")[0]?.fields).toEqual(["product_id", "title"]);
+  it("strips a UTF-8 byte order mark", async () => {
+    expect((await tokenizeCsv("\uFEFFproduct_id,title\n"))[0]?.fields).toEqual(["product_id", "title"]);
   });
 
-  it("keeps empty fields, quoted or not", () => {
-    expect(tokenizeCsv('a,,"",\n')[0]?.fields).toEqual(["a", "", "", ""]);
+  it("keeps empty fields, quoted or not", async () => {
+    expect((await tokenizeCsv('a,,"",\n'))[0]?.fields).toEqual(["a", "", "", ""]);
   });
 
-  it("flags malformed quoting on the record", () => {
-    expect(tokenizeCsv('a,b"c\n')[0]?.error).toMatch(/unexpected quote/);
-    expect(tokenizeCsv('a,"b"c\n')[0]?.error).toMatch(/after closing quote/);
-    expect(tokenizeCsv('a,"b\n')[0]?.error).toMatch(/unterminated/);
+  it("flags malformed quoting on the record, with its line, and reads on", async () => {
+    expect(await tokenizeCsv('h\na,b"c\nd,e\n')).toEqual([
+      { line: 1, fields: ["h"] },
+      { line: 2, fields: [], error: expect.stringMatching(/double quote inside an unquoted field/) },
+      { line: 3, fields: ["d", "e"] },
+    ]);
+    expect((await tokenizeCsv('a,"b"c\n'))[0]?.error).toMatch(/text after a closing double quote/);
+    expect((await tokenizeCsv('h\n\na,"b\nc\n'))[1]).toMatchObject({
+      line: 3,
+      error: expect.stringMatching(/never closed/),
+    });
   });
 
-  it("parses a product whose fields need quoting", () => {
-    const { products, errors } = parse(
+  it("parses a product whose fields need quoting", async () => {
+    const { products, errors } = await parse(
       line({
         title: 'Stride 5" Shorts, Black',
         description: 'First line, with a comma.\nSecond "quoted" line.',
@@ -243,30 +291,30 @@ describe("RFC 4180 tokenizing", () => {
     expect(products[0]?.description.plain).toBe('First line, with a comma.\nSecond "quoted" line.');
   });
 
-  it("parses a CRLF file with a BOM end to end", () => {
+  it("parses a CRLF file with a BOM end to end", async () => {
     const text = `\uFEFF${[HEADER, line(), line({ variant_id: "var_t1_m", sku: "TT-M", option1_value: "M" })].join("\r\n")}\r\n`;
-    const result = parseCatalogCsv(text);
+    const result = await parseCatalogCsv(text);
     expect(result.errors).toEqual([]);
     expect((result.products as Product[])[0]?.variants.map((v) => v.id)).toEqual(["var_t1_s", "var_t1_m"]);
   });
 });
 
 describe("parseCatalogCsv error reporting", () => {
-  it("reports a missing required value with the data row number", () => {
-    const { products, errors } = parse(line(), line({ variant_id: "var_t1_m", sku: "TT-M", price: "" }));
+  it("reports a missing required value with the data row number", async () => {
+    const { products, errors } = await parse(line(), line({ variant_id: "var_t1_m", sku: "TT-M", price: "" }));
     expect(errors).toEqual([{ row: 3, message: expect.stringMatching(/missing value for required column "price"/) }]);
     expect(products[0]?.variants).toHaveLength(1);
   });
 
-  it("requires title and description on the first row of a product", () => {
-    const { products, errors } = parse(line({ title: "", description: "" }));
+  it("requires title and description on the first row of a product", async () => {
+    const { products, errors } = await parse(line({ title: "", description: "" }));
     expect(errors.map((e) => e.row)).toEqual([2, 2]);
     expect(errors.map((e) => e.message).join("\n")).toMatch(/"title"[\s\S]*"description"/);
     expect(products).toEqual([]);
   });
 
-  it("reports non-integer prices", () => {
-    const { errors } = parse(
+  it("reports non-integer prices", async () => {
+    const { errors } = await parse(
       line({ price: "12.99" }),
       line({ variant_id: "v2", sku: "S2", price: "-5", option1_value: "M" }),
     );
@@ -276,8 +324,8 @@ describe("parseCatalogCsv error reporting", () => {
     ]);
   });
 
-  it("reports a non-integer list_price and a list_price not above price", () => {
-    const { errors } = parse(
+  it("reports a non-integer list_price and a list_price not above price", async () => {
+    const { errors } = await parse(
       line({ list_price: "abc" }),
       line({ variant_id: "v2", sku: "S2", option1_value: "M", list_price: "2500" }),
     );
@@ -287,8 +335,8 @@ describe("parseCatalogCsv error reporting", () => {
     ]);
   });
 
-  it("reports non-integer stock", () => {
-    const { errors } = parse(
+  it("reports non-integer stock", async () => {
+    const { errors } = await parse(
       line({ stock: "3.5" }),
       line({ variant_id: "v2", sku: "S2", option1_value: "M", stock: "lots" }),
     );
@@ -298,15 +346,15 @@ describe("parseCatalogCsv error reporting", () => {
     ]);
   });
 
-  it("reports an unknown availability", () => {
-    const { errors } = parse(line({ availability: "sold_out" }));
+  it("reports an unknown availability", async () => {
+    const { errors } = await parse(line({ availability: "sold_out" }));
     expect(errors).toEqual([
       { row: 2, message: expect.stringMatching(/^unknown availability "sold_out" \(expected one of in_stock/) },
     ]);
   });
 
-  it("reports availability that contradicts stock", () => {
-    const { errors } = parse(
+  it("reports availability that contradicts stock", async () => {
+    const { errors } = await parse(
       line({ availability: "in_stock", stock: "0" }),
       line({ variant_id: "v2", sku: "S2", option1_value: "M", availability: "out_of_stock", stock: "4" }),
     );
@@ -316,23 +364,23 @@ describe("parseCatalogCsv error reporting", () => {
     ]);
   });
 
-  it("reports conflicting product-level fields and keeps the first row's values", () => {
-    const { products, errors } = parse(
+  it("reports conflicting product-level fields and keeps the first row's values", async () => {
+    const { products, errors } = await parse(
       line(),
       line({ variant_id: "var_t1_m", sku: "TT-M", option1_value: "M", title: "Other Tee" }),
       line({ variant_id: "var_t1_l", sku: "TT-L", option1_value: "L", currency: "EUR" }),
     );
     expect(errors).toEqual([
-      { row: 3, message: 'title "Other Tee" conflicts with "Test Tee" from row 2 for product prod_t1' },
-      { row: 4, message: 'currency "EUR" conflicts with "USD" from row 2 for product prod_t1' },
+      { row: 3, message: 'title "Other Tee" conflicts with "Test Tee" from line 2 for product prod_t1' },
+      { row: 4, message: 'currency "EUR" conflicts with "USD" from line 2 for product prod_t1' },
     ]);
     expect(products[0]?.title).toBe("Test Tee");
     expect(products[0]?.variants).toHaveLength(1);
   });
 
-  it("lets later rows leave product-level cells blank", () => {
+  it("lets later rows leave product-level cells blank", async () => {
     const blank = { title: "", handle: "", description: "", categories: "", tags: "", image_url: "" };
-    const { products, errors } = parse(
+    const { products, errors } = await parse(
       line(),
       line({ ...blank, variant_id: "var_t1_m", sku: "TT-M", option1_value: "M" }),
     );
@@ -341,37 +389,37 @@ describe("parseCatalogCsv error reporting", () => {
     expect(products[0]?.variants).toHaveLength(2);
   });
 
-  it("reports options that differ from the product's other variants", () => {
-    const { errors } = parse(
+  it("reports options that differ from the product's other variants", async () => {
+    const { errors } = await parse(
       line(),
       line({ variant_id: "v2", sku: "S2", option1_name: "Color", option1_value: "Blue" }),
       line({ variant_id: "v3", sku: "S3", option1_value: "S" }),
       line({ variant_id: "v4", sku: "S4", option1_name: "", option1_value: "L" }),
     );
     expect(errors).toEqual([
-      { row: 3, message: "options (Color) conflict with (Size) from row 2 for product prod_t1" },
-      { row: 4, message: "option combination S is already used by variant var_t1_s (row 2)" },
+      { row: 3, message: "options (Color) conflict with (Size) from line 2 for product prod_t1" },
+      { row: 4, message: "option combination S is already used by variant var_t1_s (line 2)" },
       { row: 5, message: "option1_value is set but option1_name is empty" },
     ]);
   });
 
-  it("reports duplicate variant ids, skus and handles", () => {
-    const { products, errors } = parse(
+  it("reports duplicate variant ids, skus and handles", async () => {
+    const { products, errors } = await parse(
       line(),
       line({ sku: "TT-M", option1_value: "M" }),
       line({ variant_id: "var_t1_l", option1_value: "L" }),
       line({ product_id: "prod_t2", variant_id: "var_t2", sku: "T2", title: "Second Tee" }),
     );
     expect(errors).toEqual([
-      { row: 3, message: 'duplicate variant_id "var_t1_s" (first used in row 2)' },
-      { row: 4, message: 'duplicate sku "TT-S" (first used in row 2)' },
+      { row: 3, message: 'duplicate variant_id "var_t1_s" (first used on line 2)' },
+      { row: 4, message: 'duplicate sku "TT-S" (first used on line 2)' },
       { row: 5, message: 'handle "test-tee" is already used by product prod_t1' },
     ]);
     expect(products.map((p) => p.id)).toEqual(["prod_t1"]);
   });
 
-  it("reports wrong field counts and malformed quoting per row", () => {
-    const { products, errors } = parse(
+  it("reports wrong field counts and malformed quoting per row", async () => {
+    const { products, errors } = await parse(
       "prod_x,too,few",
       `${line({ variant_id: "v2", sku: "S2", option1_value: "M" })},extra`,
       'prod_y,"open',
@@ -379,21 +427,21 @@ describe("parseCatalogCsv error reporting", () => {
     expect(errors).toEqual([
       { row: 2, message: "expected 19 fields but found 3" },
       { row: 3, message: "expected 19 fields but found 20" },
-      { row: 4, message: "malformed CSV: unterminated quoted field" },
+      { row: 4, message: expect.stringMatching(/^malformed CSV: a quoted field is never closed/) },
     ]);
     expect(products).toEqual([]);
   });
 
-  it("numbers rows by record, so a multi-line quoted field counts once", () => {
-    const { errors } = parse(
+  it("numbers rows by file line, so a row after a multi-line quoted field has its own line", async () => {
+    const { errors } = await parse(
       line({ description: "Line one.\nLine two.\nLine three." }),
       line({ variant_id: "var_t1_m", sku: "TT-M", option1_value: "M", stock: "x" }),
     );
-    expect(errors).toEqual([{ row: 3, message: 'stock must be a non-negative integer, got "x"' }]);
+    expect(errors).toEqual([{ row: 5, message: 'stock must be a non-negative integer, got "x"' }]);
   });
 
-  it("skips blank lines but still counts them", () => {
-    const { products, errors } = parse(
+  it("skips blank lines but still counts them", async () => {
+    const { products, errors } = await parse(
       line(),
       "",
       line({ variant_id: "v2", sku: "S2", option1_value: "M", price: "x" }),
@@ -402,24 +450,24 @@ describe("parseCatalogCsv error reporting", () => {
     expect(products[0]?.variants).toHaveLength(1);
   });
 
-  it("reports header problems on row 1 and returns no products", () => {
-    expect(parseCatalogCsv("")).toEqual({
+  it("reports header problems on row 1 and returns no products", async () => {
+    expect(await parseCatalogCsv("")).toEqual({
       products: [],
       errors: [{ row: 1, message: "CSV is empty: expected a header row" }],
     });
-    const missing = parseCatalogCsv("product_id,title\nprod_1,Tee\n");
+    const missing = await parseCatalogCsv("product_id,title\nprod_1,Tee\n");
     expect(missing.products).toEqual([]);
     expect(missing.errors.every((e) => e.row === 1)).toBe(true);
     expect(missing.errors.map((e) => e.message)).toContain('header is missing required column "price"');
-    expect(parseCatalogCsv(`${HEADER},price\n`).errors).toEqual([
+    expect((await parseCatalogCsv(`${HEADER},price\n`)).errors).toEqual([
       { row: 1, message: 'duplicate column "price" in header' },
     ]);
   });
 
-  it("accepts columns in any order and without optional columns", () => {
+  it("accepts columns in any order and without optional columns", async () => {
     const text =
       "stock,availability,currency,price,variant_id,description,title,product_id\n3,in_stock,usd,999,v1,Plain.,Plain Mug,p1\n";
-    const { products, errors } = parseCatalogCsv(text);
+    const { products, errors } = await parseCatalogCsv(text);
     expect(errors).toEqual([]);
     expect(products).toEqual([
       {
@@ -442,7 +490,7 @@ describe("parseCatalogCsv error reporting", () => {
     ]);
   });
 
-  it("never throws on arbitrary input", () => {
+  it("never throws on arbitrary input", async () => {
     const samples = [
       '"',
       '""',
@@ -452,7 +500,7 @@ describe("parseCatalogCsv error reporting", () => {
       `${HEADER}\n${"x,".repeat(50)}`,
       "\u0000\u0001",
     ];
-    for (const text of samples) expect(() => parseCatalogCsv(text)).not.toThrow();
+    for (const text of samples) await expect(parseCatalogCsv(text)).resolves.toBeDefined();
   });
 });
 

@@ -1,0 +1,142 @@
+/**
+ * The catalog loader as a merchant runs it (`node scripts/run.mjs scripts/load-catalog.ts`),
+ * against a temporary local KV state, read back through the Worker's own catalog code.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Message } from "../../schemas/ucp/common";
+import { openLocalNamespace } from "../../scripts/lib/kv-writer";
+import { seedDemoCatalog } from "../../scripts/lib/seed-demo";
+import { catalogSnapshot, resetCatalogCache } from "../../src/catalog/kv-catalog";
+import { runLookup } from "../../src/catalog/lookup";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const BROKEN = path.join(import.meta.dirname, "fixtures/catalog-broken.csv");
+const FIXED = path.join(import.meta.dirname, "fixtures/catalog-fixed.csv");
+
+// Each test spawns the loader (esbuild, then Node) a few times on a shared machine.
+vi.setConfig({ testTimeout: 120_000 });
+
+let state: string;
+beforeEach(() => {
+  state = mkdtempSync(path.join(tmpdir(), "ucp-catalog-load-"));
+});
+afterEach(() => rmSync(state, { recursive: true, force: true }));
+
+function loader(...args: string[]) {
+  const run = spawnSync(process.execPath, ["scripts/run.mjs", "scripts/load-catalog.ts", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** What the Worker serves for these ids from the state: found ids, and the keys in KV. */
+async function served(ids: string[]): Promise<{ found: string[]; keys: string[] }> {
+  const { kv, dispose } = await openLocalNamespace(ROOT, { persistTo: state });
+  try {
+    resetCatalogCache();
+    const namespace = kv as unknown as KVNamespace;
+    const snapshot = await catalogSnapshot(namespace, Date.now());
+    const messages: Message[] = [];
+    const products = await runLookup(namespace, snapshot, { ids }, {}, "https://shop.example", messages);
+    const keys = (await kv.list()).keys.map((k) => k.name);
+    return { found: products.map((p) => p.id), keys };
+  } finally {
+    await dispose();
+  }
+}
+
+const FIXED_IDS = ["prod_fx_tee", "prod_fx_mug", "prod_fx_lamp", "prod_fx_shorts", "prod_fx_socks"];
+const BROKEN_ROWS = [
+  /line 4 \(var_fx_tee_m\): missing value for required column "price"/,
+  /line 6 \(var_fx_mug_orange\): currency must be a 3-letter ISO 4217 code, got "US\$"/,
+  /line 7 \(var_fx_mug_green\): stock must be a non-negative integer, got "-3"/,
+  /line 8 \(var_fx_tee_s\): duplicate variant_id "var_fx_tee_s" \(first used on line 2\)/,
+  /line 9: malformed CSV: a double quote inside an unquoted field/,
+];
+
+describe("catalog:load with a broken CSV", () => {
+  it("--check exits non-zero and names all five broken rows by file line", () => {
+    const run = loader(BROKEN, "--check");
+    expect(run.status).toBe(1);
+    expect(run.stdout).not.toMatch(/all valid/);
+    for (const row of BROKEN_ROWS) expect(run.stderr).toMatch(row);
+    expect(run.stderr).toMatch(/5 problem\(s\); nothing was loaded/);
+  });
+
+  it("the load exits non-zero, writes nothing and nothing is served; the fixed file then loads", async () => {
+    const broken = loader(BROKEN, "--persist-to", state);
+    expect(broken.status).toBe(1);
+    for (const row of BROKEN_ROWS) expect(broken.stderr).toMatch(row);
+    expect(await served(FIXED_IDS)).toEqual({ found: [], keys: [] });
+
+    const fixed = loader(FIXED, "--persist-to", state);
+    expect(fixed.stderr).toBe("");
+    expect(fixed.status).toBe(0);
+    expect(fixed.stdout).toMatch(/5 products, 9 variants, all valid/);
+    expect(fixed.stdout).toMatch(/wrote 7\/7 keys/);
+    expect((await served(FIXED_IDS)).found.sort()).toEqual([...FIXED_IDS].sort());
+  });
+});
+
+describe("catalog:load replaces the catalog", () => {
+  it("a reload without some products stops serving them and removes their keys", async () => {
+    const onlyB = path.join(state, "only-b.csv");
+    const lines = readFileSync(FIXED, "utf8").split("\n");
+    // Keep the header and the shorts and socks rows (A = tee, mug, lamp).
+    writeFileSync(onlyB, [lines[0], ...lines.filter((l) => /^prod_fx_(shorts|socks),/.test(l))].join("\n"));
+    expect(loader(FIXED, "--persist-to", state).status).toBe(0);
+    expect((await served(FIXED_IDS)).found).toHaveLength(5);
+
+    const reload = loader(onlyB, "--persist-to", state);
+    expect(reload.status).toBe(0);
+    expect(reload.stdout).toMatch(/removed 3 products no longer in the file/);
+    const after = await served(FIXED_IDS);
+    expect(after.found.sort()).toEqual(["prod_fx_shorts", "prod_fx_socks"]);
+    expect(after.keys.filter((k) => k.startsWith("product:")).sort()).toEqual([
+      "product:prod_fx_shorts",
+      "product:prod_fx_socks",
+    ]);
+  });
+});
+
+describe("catalog:load mistakes are one line, never a stack trace", () => {
+  it.each([
+    [["missing.csv", "--check"], 1, /^error: missing\.csv: no such file$/],
+    [["test", "--check"], 1, /^error: test: expected a \.json or \.csv catalog file$/],
+    [["folder.csv", "--check"], 1, /^error: folder\.csv is a folder, not a catalog file$/],
+    [[], 2, /^error: usage: npm run catalog:load/],
+    [[FIXED, "--frobnicate"], 2, /^error: Unknown option '--frobnicate'/],
+    [[FIXED, "--env"], 2, /^error: Option '--env <value>' argument missing/],
+  ])("%j", (args, status, message) => {
+    mkdirSync(path.join(ROOT, "node_modules/.cache/ucp-test-folder.csv"), { recursive: true });
+    const fixed = args.map((a) => (a === "folder.csv" ? "node_modules/.cache/ucp-test-folder.csv" : a));
+    const run = loader(...fixed);
+    expect(run.status).toBe(status);
+    const lines = run.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.replace("node_modules/.cache/ucp-test-", "")).toMatch(message);
+  });
+});
+
+describe("npm start seeds the demo catalog", () => {
+  it("into an empty store, never over a loaded catalog, and over it with --demo (not passed on)", async () => {
+    const args = ["--persist-to", state, "--port", "9999"];
+    expect(await seedDemoCatalog(ROOT, args)).toEqual(args);
+    expect((await served(["prod_abc123"])).found).toEqual(["prod_abc123"]);
+
+    expect(loader(FIXED, "--persist-to", state).status).toBe(0);
+    expect(await seedDemoCatalog(ROOT, args)).toEqual(args);
+    const kept = await served(["prod_abc123", "prod_fx_tee"]);
+    expect(kept.found).toEqual(["prod_fx_tee"]);
+    expect(kept.keys).not.toContain("product:prod_abc123");
+
+    expect(await seedDemoCatalog(ROOT, ["--demo", ...args])).toEqual(args);
+    expect((await served(["prod_abc123", "prod_fx_tee"])).found).toEqual(["prod_abc123"]);
+  });
+});
