@@ -263,7 +263,7 @@ describe("a cart's life through the MCP SDK client", () => {
 
     const read = await cartCall("get_cart", { id: created.id });
     expect(read.line_items).toEqual(updated.line_items);
-    expect(read.continue_url).toBe(`http://localhost:8787/cart/${created.id}`);
+    expect(read.continue_url).toBe(`${baseUrl()}/cart/${created.id}`);
 
     const canceled = await cartCall("cancel_cart", { id: created.id }, crypto.randomUUID());
     expect(canceled.line_items).toEqual(updated.line_items);
