@@ -9,6 +9,7 @@ import { discoveryError, type ProtocolError } from "./errors";
 import { type ActiveCapabilities, intersectCapabilities } from "./negotiate";
 import type { PlatformProfile } from "./platform-profile";
 import { checkProfileUrl, loadPlatformProfile } from "./profile-fetch";
+import { documentationHostResult, noteAssumedCompatible } from "./profile-fallback";
 
 export interface Negotiated {
   readonly version: string;
@@ -32,10 +33,12 @@ export async function negotiate(
   config: MerchantConfig,
   now: number,
 ): Promise<Result<Negotiated, ProtocolError>> {
-  const loaded = await loadPlatformProfile(url, now);
+  const fallback = config.profileFallback === "assume-compatible";
+  const loaded = (fallback && documentationHostResult(url)) || (await loadPlatformProfile(url, now));
   let profile: PlatformProfile;
   if (loaded.ok) profile = loaded.value;
-  else if (loaded.error.code === "profile_unreachable" && config.profileFallback === "assume-compatible") {
+  else if (loaded.error.code === "profile_unreachable" && fallback) {
+    noteAssumedCompatible(url, loaded.error.content);
     profile = ASSUMED_PROFILE;
   } else return err(discoveryError(loaded.error.code, loaded.error.content, config.origin));
 
