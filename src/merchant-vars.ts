@@ -1,6 +1,6 @@
 /**
  * The schema of the merchant's scalar vars (MERCHANT_ORIGIN, MERCHANT_CURRENCY,
- * PROFILE_FALLBACK, CART_TTL_HOURS, MERCHANT_NAME). The Worker refuses to serve with a bad
+ * PROFILE_FALLBACK, CART_TTL_HOURS, MERCHANT_NAME, PAYMENT_TEST_MODE). The Worker refuses to serve with a bad
  * one (merchantConfig) and `npm run check:config` reports it before deploy, both through
  * `merchantVarProblems`. Deployment-only rules (https) live in the check, not here: local
  * development serves http://localhost.
@@ -40,6 +40,10 @@ const MerchantVarsSchema = z.object({
     .string()
     .regex(/^\d+(\.\d+)?$/, 'expected a number of hours as a string, e.g. "72"')
     .refine((h) => Number(h) > 0, "expected more than 0 hours")
+    .optional(),
+  // A typo must be named, not read as "off" and found later as payments_not_configured.
+  PAYMENT_TEST_MODE: z
+    .union([z.enum(["true", "false"]), z.boolean()], { error: 'expected "true" or "false"' })
     .optional(),
 });
 
