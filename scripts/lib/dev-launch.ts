@@ -4,7 +4,8 @@
  * UCP-Agent), and a discovery document built for that origin and for the local vars
  * (wrangler.toml [vars] with .dev.vars over them, as `wrangler dev` merges them, so test mode
  * shows), served from a dev copy of the assets under .wrangler/ that --assets puts in place
- * of the configured folder. The committed public/.well-known/ucp stays the deployed store's.
+ * of the configured folder (under .wrangler/, or the --persist-to directory). The committed
+ * public/.well-known/ucp stays the deployed store's.
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -52,8 +53,11 @@ export function prepareDevLaunch(root: string, userArgs: readonly string[], port
   const vars = { ...devVars(toml), MERCHANT_ORIGIN: origin } as MerchantVars;
   const keys = JSON.parse(readFileSync(keysFile, "utf8")) as JsonWebKey[];
 
-  // One folder per origin: two dev servers (e2e runs, another terminal) never share one.
-  const dir = path.join(root, ".wrangler", "dev-assets", new URL(origin).host.replace(/[^a-z0-9.-]/gi, "_"));
+  // One folder per origin, beside the local state (--persist-to moves both, and the e2e
+  // tests' temporary state takes its discovery with it): two dev servers never share one.
+  const state = flagValue(userArgs, "--persist-to");
+  const base = state ? path.resolve(state) : path.join(root, ".wrangler");
+  const dir = path.join(base, "dev-assets", new URL(origin).host.replace(/[^a-z0-9.-]/gi, "_"));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(source, dir, { recursive: true });
