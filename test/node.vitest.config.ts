@@ -4,9 +4,11 @@
  */
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { ucpMaterial } from "./helpers/ucp-material.plugin.ts";
 
 export default defineConfig({
   root: path.resolve(import.meta.dirname, ".."),
+  plugins: [ucpMaterial()],
   test: {
     include: ["test/node/**/*.test.ts"],
     environment: "node",

@@ -2,9 +2,11 @@ import path from "node:path";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { serveFixtureProfile } from "./fixtures/profile-server.ts";
+import { ucpMaterial } from "./helpers/ucp-material.plugin.ts";
 
 export default defineConfig({
   plugins: [
+    ucpMaterial(),
     cloudflareTest({
       main: path.join(import.meta.dirname, "../src/index.ts"),
       wrangler: { configPath: path.join(import.meta.dirname, "../wrangler.toml") },
@@ -31,7 +33,6 @@ export default defineConfig({
       },
     }),
   ],
-  server: { fs: { allow: [path.join(import.meta.dirname, "../..")] } },
   test: {
     include: ["test/**/*.test.ts"],
     exclude: ["test/e2e/**", "test/node/**", "node_modules/**"],

@@ -3,10 +3,13 @@
  * the example's shape that validates against the official 2026-04-08 schema.
  */
 import { describe, expect, it } from "vitest";
-import seed from "../../../shared/seeds/004_25e3ca8b55f4a3e5.txt?raw";
 import { post } from "../helpers/mcp";
-import { OFFICIAL, validateOfficial } from "../helpers/official-schema";
+import { OFFICIAL, officialSchemasPresent, validateOfficial } from "../helpers/official-schema";
 import { jsonBlocks, missingKeys, requestExamples } from "../helpers/seed-examples";
+import { seedDocument } from "../helpers/seeds";
+
+// Absent seed documents skip every suite that reads them (see test/helpers/ucp-material.plugin.ts).
+const seed = seedDocument("004") ?? "";
 
 const SCHEMA_BY_TOOL: Record<string, string> = {
   search_catalog: OFFICIAL.search,
@@ -17,7 +20,7 @@ const SCHEMA_BY_TOOL: Record<string, string> = {
 const examples = requestExamples(seed);
 const toolOf = (request: Record<string, unknown>) => (request.params as { name: string }).name;
 
-describe("seed 004 request examples", () => {
+describe.skipIf(!seed)("seed 004 request examples", () => {
   it("finds every request example in the seed", () => {
     expect(examples.map((e) => toolOf(e.request))).toEqual([
       "search_catalog",
@@ -62,7 +65,7 @@ describe("seed 004 request examples", () => {
   });
 });
 
-describe("seed 004 response-only examples", () => {
+describe.skipIf(!seed)("seed 004 response-only examples", () => {
   const responses = jsonBlocks(seed).filter((b) => (b as { method?: string }).method === undefined) as Array<{
     result?: { structuredContent: { messages?: Array<{ content: string }> } };
     error?: { code: number; data: { id: string } };
@@ -98,7 +101,7 @@ describe("seed 004 response-only examples", () => {
   });
 });
 
-describe("the schema check itself", () => {
+describe.skipIf(!officialSchemasPresent)("the schema check itself", () => {
   it("rejects payloads that break the official schema", () => {
     expect(validateOfficial(OFFICIAL.search, { ucp: { version: "2026-04-08" }, products: "none" }).valid).toBe(false);
     expect(validateOfficial(OFFICIAL.search, { products: [] }).valid).toBe(false);

@@ -10,13 +10,16 @@
  * on the same host that the fixture serves, substituted into the seed's request.
  */
 import { describe, expect, it } from "vitest";
-import seed from "../../../shared/seeds/003_7552e6084a8700f3.txt?raw";
 import { toolName } from "../helpers/cart-seed";
 import { ADDRESS, type Json, pay, tool } from "../helpers/checkout";
 import { alignIds, unwrap } from "../helpers/checkout-seed";
 import { PROFILES, post } from "../helpers/mcp";
 import { OFFICIAL, validateOfficial } from "../helpers/official-schema";
 import { jsonBlocks, missingKeys, requestExamples } from "../helpers/seed-examples";
+import { seedDocument } from "../helpers/seeds";
+
+// Absent seed documents skip every suite that reads them (see test/helpers/ucp-material.plugin.ts).
+const seed = seedDocument("003") ?? "";
 
 const SEED_PROFILE = "https://platform.example/.well-known/ucp";
 const SERVED_PROFILE = "https://platform.example/profiles/v2026-01/shopping-agent.json";
@@ -61,7 +64,7 @@ function seedRequest(id: string, profile: string): Json {
   return JSON.parse(text.replaceAll("order_abc123", id).replaceAll(SEED_PROFILE, profile));
 }
 
-describe("seed 003 order examples", () => {
+describe.skipIf(!seed)("seed 003 order examples", () => {
   it("extracts the one get_order request, paired with the order reply, and two outcome replies", () => {
     expect(examples.map((e) => toolName(e.request))).toEqual(["get_order"]);
     expect(unwrap(examples[0]?.response?.result, "order").id).toBe("order_abc123");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkOutboundUrl, NO_OUTBOUND_EXCEPTIONS, parseOutboundAllowList } from "../../src/lib/outbound-url";
+import { checkOutboundUrl, NO_OUTBOUND_EXCEPTIONS, parseOutboundAllowList } from "../../../src/lib/outbound-url";
 
 const check = (url: string, allow = NO_OUTBOUND_EXCEPTIONS) => checkOutboundUrl(url, allow);
 const PRIVATE = "URL points at a private or loopback address";

@@ -1,0 +1,9 @@
+/** Served by test/helpers/ucp-material.plugin.ts: empty when the material is absent. */
+declare module "virtual:ucp-material" {
+  /** The official UCP 2026-04-08 JSON Schemas (every file under schemas/). */
+  export const schemas: Array<Record<string, unknown>>;
+  /** discovery/profile_schema.json, or null. */
+  export const profileSchema: Record<string, unknown> | null;
+  /** Seed documents by number: `seeds["000"]`. */
+  export const seeds: Record<string, string>;
+}
