@@ -6,6 +6,7 @@
 import { type OutboundAllowList, parseOutboundAllowList } from "./lib/outbound-url";
 import { StoreMisconfigured } from "./lib/store-misconfigured";
 import { merchantVarProblems } from "./merchant-vars";
+import { PROFILE_LIMITS } from "./ucp/profile-fetch";
 
 export type ProfileFallback = "strict" | "assume-compatible";
 
@@ -25,6 +26,8 @@ export interface MerchantConfig {
   readonly outboundAllow: OutboundAllowList;
   /** First delay before an order webhook is retried (WEBHOOK_RETRY_BASE_SECONDS, default 10). */
   readonly webhookRetryBaseSeconds: number;
+  /** Deadline for fetching a platform profile, headers and body (PROFILE_FETCH_TIMEOUT_MS, default 4000). */
+  readonly profileFetchTimeoutMs: number;
   /**
    * PAYMENT_TEST_MODE = "true": the test payment handler is live and every checkout says so.
    * Off unless the merchant says so: a deployed store must not take orders paid with test tokens.
@@ -43,6 +46,7 @@ export interface MerchantVars {
   ID_SIGNING_KEY?: string;
   OUTBOUND_ALLOW?: string;
   WEBHOOK_RETRY_BASE_SECONDS?: string;
+  PROFILE_FETCH_TIMEOUT_MS?: string;
   /** "true" (or a TOML boolean true) turns test mode on; anything else leaves it off. */
   PAYMENT_TEST_MODE?: string | boolean;
 }
@@ -79,6 +83,7 @@ export function buildConfig(vars: MerchantVars): MerchantConfig {
     // Comma-separated origins such as http://localhost:*; unset in production.
     outboundAllow: parseOutboundAllowList(vars.OUTBOUND_ALLOW),
     webhookRetryBaseSeconds: positiveOr(Number(vars.WEBHOOK_RETRY_BASE_SECONDS), DEFAULT_WEBHOOK_RETRY_BASE_SECONDS),
+    profileFetchTimeoutMs: positiveOr(Number(vars.PROFILE_FETCH_TIMEOUT_MS), PROFILE_LIMITS.timeoutMs),
     paymentTestMode: vars.PAYMENT_TEST_MODE === "true" || vars.PAYMENT_TEST_MODE === true,
   };
 }

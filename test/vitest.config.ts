@@ -19,6 +19,9 @@ export default defineConfig({
           // The test handler (success_token) is live only in test mode; test/payment/ turns it off.
           PAYMENT_TEST_MODE: "true",
           CART_TTL_HOURS: "72",
+          // Profile-fetch deadline (default 4000): test/ucp/profile-fetch.test.ts checks the cut-off
+          // at this value. It stays well above the fixture's 300 ms "delayed" profiles.
+          PROFILE_FETCH_TIMEOUT_MS: "1500",
           // No local-development exceptions: http and loopback URLs are refused as in production.
           OUTBOUND_ALLOW: "",
         },

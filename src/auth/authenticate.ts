@@ -85,7 +85,8 @@ async function verifySignature(input: AuthInput): Promise<Result<Principal, Prot
   }
   const url = checkProfileUrl(claimed, config.outboundAllow);
   if (!url.ok) return err(discoveryError(url.error.code, url.error.content, config.origin));
-  const loaded = await loadPlatformProfile(url.value, now);
+  const deadline = { timeoutMs: config.profileFetchTimeoutMs };
+  const loaded = await loadPlatformProfile(url.value, now, deadline);
   if (!loaded.ok) return err(discoveryError(loaded.error.code, loaded.error.content, config.origin));
 
   let keys = loaded.value.signingKeys;
@@ -93,7 +94,7 @@ async function verifySignature(input: AuthInput): Promise<Result<Principal, Prot
     const found = keys.find((k) => k.kid === keyid);
     if (found) return found;
     // A platform may have rotated since we cached its profile (rate-limited per origin).
-    const refreshed = await refreshPlatformProfile(url.value, now);
+    const refreshed = await refreshPlatformProfile(url.value, now, deadline);
     if (refreshed.ok) keys = refreshed.value.signingKeys;
     return keys.find((k) => k.kid === keyid);
   };

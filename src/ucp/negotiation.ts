@@ -8,8 +8,8 @@ import { BUSINESS_CAPABILITIES, UCP_VERSION } from "./capabilities";
 import { discoveryError, type ProtocolError } from "./errors";
 import { type ActiveCapabilities, intersectCapabilities } from "./negotiate";
 import type { PlatformProfile } from "./platform-profile";
-import { checkProfileUrl, loadPlatformProfile } from "./profile-fetch";
 import { documentationHostResult, noteAssumedCompatible } from "./profile-fallback";
+import { checkProfileUrl, loadPlatformProfile } from "./profile-fetch";
 
 export interface Negotiated {
   readonly version: string;
@@ -34,7 +34,9 @@ export async function negotiate(
   now: number,
 ): Promise<Result<Negotiated, ProtocolError>> {
   const fallback = config.profileFallback === "assume-compatible";
-  const loaded = (fallback && documentationHostResult(url)) || (await loadPlatformProfile(url, now));
+  const loaded =
+    (fallback && documentationHostResult(url)) ||
+    (await loadPlatformProfile(url, now, { timeoutMs: config.profileFetchTimeoutMs }));
   let profile: PlatformProfile;
   if (loaded.ok) profile = loaded.value;
   else if (loaded.error.code === "profile_unreachable" && fallback) {

@@ -18,7 +18,10 @@ export interface ProfileFailure {
 export type ProfileResult = Result<PlatformProfile, ProfileFailure>;
 
 export const PROFILE_LIMITS = {
-  /** Covers connect, headers and the whole body: a body that stalls or trickles is cut off too. */
+  /**
+   * Covers connect, headers and the whole body: a body that stalls or trickles is cut off too.
+   * The default; a store sets its own with PROFILE_FETCH_TIMEOUT_MS (the tests set a short one).
+   */
   timeoutMs: 4000,
   maxBytes: 256 * 1024,
   /** Also the spec's floor between forced refreshes of one origin. */
@@ -33,7 +36,7 @@ const JOIN_GRACE_MS = 1000;
 const TIMED_OUT: ProfileResult = err({ code: "profile_unreachable", content: "Platform profile fetch timed out" });
 
 const cache = new Map<string, { result: ProfileResult; expiresAt: number }>();
-const inflight = new Map<string, { promise: Promise<ProfileResult>; startedAt: number }>();
+const inflight = new Map<string, { promise: Promise<ProfileResult>; startedAt: number; timeoutMs: number }>();
 const lastRefresh = new Map<string, number>();
 
 /**
@@ -51,14 +54,16 @@ export function checkProfileUrl(
   return url.ok ? url : err({ code: "invalid_profile_url", content: `Platform profile ${url.error}` });
 }
 
+export interface FetchOptions {
+  readonly fetcher?: typeof fetch;
+  /** The deadline over headers and body (MerchantConfig.profileFetchTimeoutMs). */
+  readonly timeoutMs?: number;
+}
+
 /** The profile at `url` (which must come from checkProfileUrl), from cache when fresh. */
-export async function loadPlatformProfile(
-  url: URL,
-  now: number,
-  fetcher: typeof fetch = fetch,
-): Promise<ProfileResult> {
+export async function loadPlatformProfile(url: URL, now: number, options: FetchOptions = {}): Promise<ProfileResult> {
   const hit = cached(url.href, now);
-  return hit ?? fetchShared(url, now, fetcher);
+  return hit ?? fetchShared(url, now, options);
 }
 
 /**
@@ -69,12 +74,12 @@ export async function loadPlatformProfile(
 export async function refreshPlatformProfile(
   url: URL,
   now: number,
-  fetcher: typeof fetch = fetch,
+  options: FetchOptions = {},
 ): Promise<ProfileResult> {
   const hit = cached(url.href, now);
-  if (!hit) return fetchShared(url, now, fetcher); // nothing fresh to bypass: an ordinary load
+  if (!hit) return fetchShared(url, now, options); // nothing fresh to bypass: an ordinary load
   if (!hit.ok || !claimRefresh(url.origin, now)) return hit;
-  return fetchShared(url, now, fetcher);
+  return fetchShared(url, now, options);
 }
 
 /** Test hook: forget every cached profile, in-flight fetch and refresh stamp. */
@@ -121,21 +126,23 @@ function claimRefresh(origin: string, now: number): boolean {
  * waits under its own deadline, because if the leader's request is cancelled its fetch may
  * never settle; such a stuck entry is replaced once it is older than the deadline.
  */
-function fetchShared(url: URL, now: number, fetcher: typeof fetch): Promise<ProfileResult> {
+function fetchShared(url: URL, now: number, options: FetchOptions): Promise<ProfileResult> {
   const key = url.href;
+  const timeoutMs = options.timeoutMs ?? PROFILE_LIMITS.timeoutMs;
   let flight = inflight.get(key);
-  if (!flight || now - flight.startedAt > PROFILE_LIMITS.timeoutMs + JOIN_GRACE_MS) {
-    const promise: Promise<ProfileResult> = fetchProfile(url, fetcher).then(({ result, ttlMs }) => {
+  if (!flight || now - flight.startedAt > flight.timeoutMs + JOIN_GRACE_MS) {
+    const fetcher = options.fetcher ?? fetch;
+    const promise: Promise<ProfileResult> = fetchProfile(url, fetcher, timeoutMs).then(({ result, ttlMs }) => {
       // Only a forced refresh fetches past a fresh profile; its failure must not evict the
       // good copy, or one hiccup (or a caller naming a bogus kid) locks the platform out.
       if (result.ok || !cached(key, now)?.ok) remember(key, result, now + ttlMs);
       if (inflight.get(key)?.promise === promise) inflight.delete(key);
       return result;
     });
-    flight = { promise, startedAt: now };
+    flight = { promise, startedAt: now, timeoutMs };
     inflight.set(key, flight);
   }
-  return withDeadline(flight.promise, PROFILE_LIMITS.timeoutMs + JOIN_GRACE_MS);
+  return withDeadline(flight.promise, timeoutMs + JOIN_GRACE_MS);
 }
 
 function withDeadline(promise: Promise<ProfileResult>, ms: number): Promise<ProfileResult> {
@@ -155,10 +162,10 @@ function failure(code: ProfileFailureCode, content: string): Fetched {
 }
 
 /** Never rejects: every way a fetch can go wrong is a cached failure. */
-async function fetchProfile(url: URL, fetcher: typeof fetch): Promise<Fetched> {
+async function fetchProfile(url: URL, fetcher: typeof fetch, timeoutMs: number): Promise<Fetched> {
   // In workerd an aborted fetch signal also errors the body stream mid-read, so this one
   // deadline bounds a body that stalls or trickles after the headers (tested).
-  const signal = AbortSignal.timeout(PROFILE_LIMITS.timeoutMs);
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
     return await fetchWithin(url, fetcher, signal);
   } catch {
