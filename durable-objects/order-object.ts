@@ -9,6 +9,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { merchantSigningKey } from "../src/auth/merchant-key";
 import { merchantConfig } from "../src/config";
+import { logOrderEvent, type OrderEvent } from "../src/lib/log";
 import { ok, type Result } from "../src/lib/result";
 import { ORDER_CONFIRMATION, orderConfirmation } from "../src/notify/order-confirmation";
 import { notificationSender } from "../src/notify/sender";
@@ -29,11 +30,13 @@ import {
 } from "../src/order/settlement";
 import { postWebhook } from "../src/order/webhook-http";
 import {
+  type AttemptResult,
   DELIVERIES_SCHEMA,
   deliverWebhooks,
   enqueueWebhook,
   WEBHOOKS_SCHEMA,
   type WebhookEvent,
+  type WebhookRow,
   webhookLog,
   webhookRetry,
   webhooksDeadline,
@@ -86,6 +89,7 @@ export class OrderObject extends DurableObject<Env> {
       }
       return { created: true };
     });
+    if (outcome.created) logOrderEvent(order.id, "created", { profile: order.owner });
     await this.#arm();
     return outcome;
   }
@@ -100,7 +104,7 @@ export class OrderObject extends DurableObject<Env> {
 
   /** Appends a fulfillment event (merchant admin). */
   async recordEvent(change: OrderChange<FulfillmentEventInput>): Promise<ChangeReply> {
-    return this.#change(change, (order, now) => {
+    return this.#change(change, { event: "fulfillment", type: change.input.type }, (order, now) => {
       const next = applyEvent(order, change.input, now);
       return next.ok ? ok({ order: next.value, effects: [] }) : next;
     });
@@ -108,7 +112,8 @@ export class OrderObject extends DurableObject<Env> {
 
   /** Appends an adjustment (merchant admin), then refunds and releases stock as it says. */
   async recordAdjustment(change: OrderChange<AdjustmentInput>): Promise<ChangeReply> {
-    return this.#change(change, (order, now) => applyAdjustment(order, change.input, now));
+    const logged = { event: "adjustment", type: change.input.type } as const;
+    return this.#change(change, logged, (order, now) => applyAdjustment(order, change.input, now));
   }
 
   /** The webhook delivery log: every event and each attempt (merchant admin, tests). */
@@ -142,6 +147,7 @@ export class OrderObject extends DurableObject<Env> {
 
   async #change<I>(
     change: OrderChange<I>,
+    logged: { event: OrderEvent; type: string },
     apply: (order: OrderState, now: number) => Result<Applied, Issue[]>,
   ): Promise<ChangeReply> {
     const sql = this.ctx.storage.sql;
@@ -165,6 +171,8 @@ export class OrderObject extends DurableObject<Env> {
     });
     // Outside the transaction: refund and release (a replay leaves leftovers to the alarm).
     if (reply.kind !== "ok" || !reply.fresh) return reply;
+    const orderId = this.#load()?.id;
+    if (orderId) logOrderEvent(orderId, logged.event, { type: logged.type });
     let body = reply.body;
     const order = (await this.#settle()) ? this.#load() : undefined;
     if (order) {
@@ -201,7 +209,21 @@ export class OrderObject extends DurableObject<Env> {
     const config = merchantConfig(this.env);
     const settings = { origin: config.origin, key: await merchantSigningKey(this.env), allow: config.outboundAllow };
     const retry = webhookRetry(config.webhookRetryBaseSeconds);
-    await deliverWebhooks(this.ctx.storage.sql, (row) => postWebhook(row, settings), retry, Date.now);
+    const orderId = this.#load()?.id ?? "unknown";
+    // Each attempt is an order event in the log; a throw counts as a failed attempt, as in deliverWebhooks.
+    const post = async (row: WebhookRow): Promise<AttemptResult> => {
+      let result: AttemptResult;
+      try {
+        result = await postWebhook(row, settings);
+      } catch (e) {
+        result = { delivered: false, error: e instanceof Error ? e.message : String(e) };
+      }
+      const facts = { webhook_id: row.id, webhook_event: row.event, attempt: row.attempts + 1, status: result.status };
+      if (result.delivered) logOrderEvent(orderId, "webhook_delivered", facts);
+      else logOrderEvent(orderId, "webhook_failed", { ...facts, error: result.error?.slice(0, 200) });
+      return result;
+    };
+    await deliverWebhooks(this.ctx.storage.sql, post, retry, Date.now);
   }
 
   #ports(): SettlementPorts {

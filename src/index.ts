@@ -1,5 +1,9 @@
-/** Worker entry: every request that is not a static asset goes through the router. */
+/**
+ * Worker entry: every request that is not a static asset goes through the router and leaves
+ * one structured log line (src/lib/log.ts, docs/operations.md).
+ */
 import { jsonResponse } from "./lib/http";
+import { logRequest, startRequestLog } from "./lib/log";
 import { route } from "./router";
 
 export { CartObject } from "../durable-objects/cart-object";
@@ -9,11 +13,16 @@ export { OrderObject } from "../durable-objects/order-object";
 
 export default {
   async fetch(request, env): Promise<Response> {
+    const log = startRequestLog(request);
+    let response: Response;
     try {
-      return await route(request, env);
+      response = await route(request, env, log.facts);
     } catch (e) {
       console.error("unhandled", e instanceof Error ? e.stack : e);
-      return jsonResponse({ error: "internal_error", message: "Internal error" }, 500);
+      log.facts.outcome = "internal_error";
+      response = jsonResponse({ error: "internal_error", message: "Internal error" }, 500);
     }
+    logRequest(request, log, response.status);
+    return response;
   },
 } satisfies ExportedHandler<Env>;

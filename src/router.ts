@@ -3,6 +3,7 @@
 import { handleAdmin } from "./admin/router";
 import { MCP_PATH } from "./config";
 import { CORS_HEADERS, jsonResponse } from "./lib/http";
+import type { RequestFacts } from "./lib/log";
 import { handleMcpPost } from "./mcp/http";
 
 const PREFLIGHT_HEADERS = {
@@ -13,7 +14,8 @@ const PREFLIGHT_HEADERS = {
   "access-control-max-age": "86400",
 };
 
-export async function route(request: Request, env: Env): Promise<Response> {
+/** `facts` collects what the request log line reports (tool, profile, tier, outcome). */
+export async function route(request: Request, env: Env, facts: RequestFacts = {}): Promise<Response> {
   const { pathname } = new URL(request.url);
   // Merchant admin (docs/orders.md, docs/trust.md): answers 404 itself while ADMIN_TOKEN is unset.
   if (pathname.startsWith("/admin/")) return handleAdmin(request, env);
@@ -21,7 +23,7 @@ export async function route(request: Request, env: Env): Promise<Response> {
     return jsonResponse({ error: "not_found", message: `No route for ${pathname.slice(0, 200)}` }, 404);
   switch (request.method) {
     case "POST":
-      return handleMcpPost(request, env);
+      return handleMcpPost(request, env, facts);
     case "OPTIONS":
       return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
     default:

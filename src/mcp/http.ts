@@ -13,9 +13,10 @@ import { checkRateLimit } from "../auth/rate-limit";
 import { trustConfig } from "../auth/trust-config";
 import { merchantConfig } from "../config";
 import { CORS_HEADERS } from "../lib/http";
-import { stringifyWithRaw } from "../lib/raw-json";
+import type { RequestFacts } from "../lib/log";
+import { RawJson, stringifyWithRaw } from "../lib/raw-json";
 import { readCappedBytes } from "../lib/read-capped";
-import { parseUntrustedJson } from "../lib/safe-json";
+import { isPlainObject, parseUntrustedJson } from "../lib/safe-json";
 import { StoreMisconfigured } from "../lib/store-misconfigured";
 import { type ProtocolError, storeMisconfigured } from "../ucp/errors";
 import {
@@ -27,6 +28,7 @@ import {
   RPC,
   resultBody,
 } from "./jsonrpc";
+import { normalizeCall } from "./normalize";
 import { dispatch, MCP_PROTOCOL_VERSIONS } from "./server";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -40,25 +42,32 @@ interface Reply {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-export async function handleMcpPost(request: Request, env: Env): Promise<Response> {
+/** `facts` is filled for the request's log line (src/lib/log.ts): rpc method, tool, profile, tier, outcome. */
+export async function handleMcpPost(request: Request, env: Env, facts: RequestFacts = {}): Promise<Response> {
   const sse = wantsEventStream(request.headers.get("accept"));
   const version = request.headers.get("mcp-protocol-version");
   if (version !== null && !(MCP_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
     const error = protocolError(RPC.invalidRequest, 400, `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)}`);
-    return respond(failure(null, error), sse);
+    return respond(failure(null, error), sse, facts);
   }
   const bytes = await readCappedBytes(request, MAX_BODY_BYTES);
   if (bytes === undefined) {
-    return respond(failure(null, protocolError(RPC.invalidRequest, 413, "Request body exceeds 1 MiB")), sse);
+    return respond(failure(null, protocolError(RPC.invalidRequest, 413, "Request body exceeds 1 MiB")), sse, facts);
   }
   const json = parseUntrustedJson(new TextDecoder().decode(bytes));
   if (!json.ok) {
-    return respond(failure(null, protocolError(RPC.parseError, 400, "Parse error: the body is not valid JSON")), sse);
+    const error = protocolError(RPC.parseError, 400, "Parse error: the body is not valid JSON");
+    return respond(failure(null, error), sse, facts);
   }
   const parsed = parseMessage(json.value);
-  if (!parsed.ok) return respond(failure(parsed.id, parsed.error), sse);
+  if (!parsed.ok) return respond(failure(parsed.id, parsed.error), sse, facts);
   const { message } = parsed;
-  if (message.kind !== "request") return new Response(null, { status: 202, headers: CORS_HEADERS });
+  if (message.kind !== "request") {
+    facts.outcome = "ok";
+    return new Response(null, { status: 202, headers: CORS_HEADERS });
+  }
+  facts.rpc = message.method;
+  noteCall(message, request.headers, facts);
 
   let principal: Principal | undefined;
   let reply: Reply;
@@ -89,9 +98,36 @@ export async function handleMcpPost(request: Request, env: Env): Promise<Respons
       reply = failure(message.id, protocolError(RPC.internalError, 500, "Internal error"));
     }
   }
-  const tier = { "ucp-trust-tier": principal?.tier ?? "anonymous" };
+  facts.tier = principal?.tier ?? "anonymous";
+  facts.profile ??= principal?.tier === "authenticated" ? principal.profile : undefined;
+  const tier = { "ucp-trust-tier": facts.tier };
   const sign = signedTool(message) ? await merchantSigningKey(env) : undefined;
-  return respond({ ...reply, headers: { ...reply.headers, ...tier } }, sse, sign);
+  return respond({ ...reply, headers: { ...reply.headers, ...tier } }, sse, facts, sign);
+}
+
+/** The tool and the profile it claims, as sent (the log names what the caller said). */
+function noteCall(message: IncomingMessage & { kind: "request" }, headers: Headers, facts: RequestFacts): void {
+  if (message.method !== "tools/call") return;
+  const { name, arguments: args, _meta } = message.params as Record<string, unknown>;
+  if (typeof name === "string") facts.tool = name.slice(0, 100);
+  const call = normalizeCall(isPlainObject(args) ? args : {}, _meta, headers);
+  if (typeof call.profile === "string") facts.profile = call.profile;
+}
+
+/** Tool payloads are serialized once (src/mcp/server.ts), envelope first: peek, do not parse. */
+const UCP_ERROR_PREFIX = /^\{"ucp":\{"version":"[^"]*","status":"error"/;
+const FIRST_MESSAGE_CODE = /"messages":\[\{[^{}]*?"code":"([^"]{1,100})"/;
+
+/** `ok`; a tool's business error by its first message code; a protocol error by its UCP or JSON-RPC code. */
+function outcomeOf(body: unknown): string {
+  if (!isPlainObject(body)) return "ok";
+  if (isPlainObject(body.error)) {
+    const data = body.error.data;
+    return isPlainObject(data) && typeof data.code === "string" ? data.code : String(body.error.code);
+  }
+  const content = isPlainObject(body.result) ? body.result.structuredContent : undefined;
+  if (!(content instanceof RawJson) || !UCP_ERROR_PREFIX.test(content.text.slice(0, 200))) return "ok";
+  return FIRST_MESSAGE_CODE.exec(content.text)?.[1] ?? "error";
 }
 
 function failure(id: JsonRpcId | null, error: ProtocolError): Reply {
@@ -113,8 +149,10 @@ export function wantsEventStream(accept: string | null): boolean {
 async function respond(
   reply: Reply,
   sse: boolean,
+  facts: RequestFacts,
   signingKey?: Awaited<ReturnType<typeof merchantSigningKey>>,
 ): Promise<Response> {
+  facts.outcome = outcomeOf(reply.body);
   const json = stringifyWithRaw(reply.body);
   const text = sse ? `event: message\ndata: ${json}\n\n` : json;
   const headers = new Headers({ ...CORS_HEADERS, ...reply.headers });

@@ -1,0 +1,58 @@
+/**
+ * Structured log lines for Workers Logs (docs/operations.md): one per request and one per
+ * order event, each a single JSON object on one console.log, which the dashboard indexes
+ * field by field. Cheap on purpose: no awaits, no clock reads beyond two Date.now().
+ */
+
+/** What the MCP transport learns about a request, filled in as it goes. */
+export interface RequestFacts {
+  rpc?: string;
+  tool?: string;
+  profile?: string;
+  tier?: string;
+  /** `ok`, or the UCP error code (`authentication_required`, `rate_limited`, …) or JSON-RPC code. */
+  outcome?: string;
+}
+
+export interface RequestLog {
+  readonly id: string;
+  readonly startedAt: number;
+  readonly facts: RequestFacts;
+}
+
+const MAX_FIELD = 300;
+
+/** Cloudflare's `cf-ray` names the request in its own logs too; elsewhere (local dev) a fresh id. */
+export function startRequestLog(request: Request, now = Date.now()): RequestLog {
+  return { id: request.headers.get("cf-ray") ?? crypto.randomUUID(), startedAt: now, facts: {} };
+}
+
+export function logRequest(request: Request, log: RequestLog, status: number, now = Date.now()): void {
+  const { facts } = log;
+  console.log(
+    JSON.stringify({
+      log: "request",
+      request_id: log.id,
+      method: request.method,
+      path: new URL(request.url).pathname.slice(0, MAX_FIELD),
+      rpc: facts.rpc,
+      tool: facts.tool,
+      profile: facts.profile?.slice(0, MAX_FIELD),
+      tier: facts.tier,
+      outcome: facts.outcome ?? (status < 400 ? "ok" : `http_${status}`),
+      status,
+      duration_ms: now - log.startedAt,
+    }),
+  );
+}
+
+export type OrderEvent = "created" | "fulfillment" | "adjustment" | "webhook_delivered" | "webhook_failed";
+
+/** One order event; `detail` carries the event's own small facts (type, webhook id, status). */
+export function logOrderEvent(
+  orderId: string,
+  event: OrderEvent,
+  detail: Readonly<Record<string, string | number | boolean | undefined>> = {},
+): void {
+  console.log(JSON.stringify({ log: "order", order_id: orderId, event, ...detail }));
+}
