@@ -3,6 +3,8 @@
  * leaves a keep-alive connection usable for the client's next request. The client is
  * node:http with one keep-alive socket, so the second request provably rides the first's
  * connection (`reusedSocket`, same local port), as Node's fetch (undici) would reuse it.
+ * Also what the server prints: one JSON line per request (docs/operations.md), and no
+ * workerd DNS stack trace for the README's platform.example profile.
  */
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -105,3 +107,49 @@ describe("a keep-alive connection survives an early answer", () => {
     expect(badVersion.status).toBe(400);
   });
 });
+
+describe("what the local server prints", () => {
+  it("one JSON line per request, and a quiet line instead of a DNS stack trace for platform.example", async () => {
+    const profile = "https://platform.example/profiles/e2e-quiet.json";
+    const res = await fetch(`${server?.baseUrl}/ucp/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "cf-ray": "e2e-ray-1" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "search_catalog",
+          arguments: { meta: { "ucp-agent": { profile } }, catalog: { query: "tent" } },
+        },
+      }),
+    });
+    expect(res.status).toBe(200);
+    await res.body?.cancel();
+    const line = await waitForLine((l) => l.includes('"request_id":"e2e-ray-1"'));
+    expect(JSON.parse(line)).toMatchObject({
+      log: "request",
+      rpc: "tools/call",
+      tool: "search_catalog",
+      profile,
+      tier: "anonymous",
+      outcome: "ok",
+      status: 200,
+      duration_ms: expect.any(Number),
+    });
+    const output = server?.log() ?? "";
+    expect(output).toContain(`profile ${profile} unreachable`);
+    expect(output).toContain("assuming compatible (PROFILE_FALLBACK)");
+    expect(output).not.toContain("DNS lookup failed");
+  });
+});
+
+/** The first line of the server's output that `match` accepts, waiting briefly for it to be flushed. */
+async function waitForLine(match: (line: string) => boolean): Promise<string> {
+  for (let i = 0; i < 40; i++) {
+    const found = (server?.log() ?? "").split("\n").find(match);
+    if (found) return found.trim();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no such line in the server output:\n${server?.log().slice(-3000)}`);
+}
