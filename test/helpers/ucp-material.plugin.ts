@@ -36,6 +36,9 @@ export interface UcpMaterial {
   readonly seedsFrom: string;
 }
 
+/** The variables read here; a plain record, so tests can pass their own. */
+type Vars = Readonly<Record<string, string | undefined>>;
+
 class MaterialError extends Error {}
 
 // A walk of our own: readdirSync's `recursive` and `parentPath` postdate Node 20.3 (package.json engines).
@@ -57,9 +60,9 @@ function readJson(file: string): unknown {
   }
 }
 
-function loadSpec(env: NodeJS.ProcessEnv): Pick<UcpMaterial, "schemas" | "profileSchema" | "specFrom"> {
+function loadSpec(env: Vars, repo: string): Pick<UcpMaterial, "schemas" | "profileSchema" | "specFrom"> {
   const named = env.UCP_SPEC_DIR;
-  const root = named ? path.resolve(named) : path.resolve(REPO, "../shared/ucp");
+  const root = named ? path.resolve(named) : path.resolve(repo, "../shared/ucp");
   const layouts = [path.join(root, "source"), path.join(root, VERSION)];
   const base = layouts.find((dir) => existsSync(path.join(dir, "schemas")));
   if (!base) {
@@ -80,14 +83,14 @@ function loadSpec(env: NodeJS.ProcessEnv): Pick<UcpMaterial, "schemas" | "profil
   return { schemas, profileSchema: readJson(profileFile), specFrom: base };
 }
 
-function loadSeeds(env: NodeJS.ProcessEnv): Pick<UcpMaterial, "seeds" | "seedsFrom"> {
+function loadSeeds(env: Vars, repo: string): Pick<UcpMaterial, "seeds" | "seedsFrom"> {
   const named = env.UCP_SEEDS_DIR;
   const candidates = named
     ? [path.resolve(named)]
     : [
         // A ../shared/ucp-like UCP_SPEC_DIR keeps its seeds beside it, as ../shared does.
         ...(env.UCP_SPEC_DIR ? [path.resolve(env.UCP_SPEC_DIR, "../seeds")] : []),
-        path.resolve(REPO, "../shared/seeds"),
+        path.resolve(repo, "../shared/seeds"),
       ];
   const dir = candidates.find((d) => existsSync(d));
   if (!dir) {
@@ -105,8 +108,9 @@ function loadSeeds(env: NodeJS.ProcessEnv): Pick<UcpMaterial, "seeds" | "seedsFr
   return { seeds, seedsFrom: dir };
 }
 
-export function loadUcpMaterial(env: NodeJS.ProcessEnv = process.env): UcpMaterial {
-  return { ...loadSpec(env), ...loadSeeds(env) };
+/** `repo` is where ../shared is looked for (this repository; tests pass another). */
+export function loadUcpMaterial(env: Vars = process.env, repo = REPO): UcpMaterial {
+  return { ...loadSpec(env, repo), ...loadSeeds(env, repo) };
 }
 
 /** The one line a run prints when suites were skipped, or undefined when nothing is missing. */
@@ -126,12 +130,12 @@ let announced = false;
  * (written to UCP_NOTICE_FILE when test/run-projects.mjs collects the projects' notices
  * into one line); with UCP_SPEC_REQUIRED set, missing material stops the run.
  */
-export function ucpMaterial(env: NodeJS.ProcessEnv = process.env): Plugin {
+export function ucpMaterial(env: Vars = process.env, repo = REPO): Plugin {
   let material: UcpMaterial | undefined;
   const load = (): UcpMaterial => {
     if (material) return material;
     try {
-      material = loadUcpMaterial(env);
+      material = loadUcpMaterial(env, repo);
     } catch (e) {
       if (e instanceof MaterialError) throw new Error(`UCP spec material: ${e.message}`);
       throw e;
@@ -141,11 +145,16 @@ export function ucpMaterial(env: NodeJS.ProcessEnv = process.env): Plugin {
   return {
     name: "ucp-material",
     configResolved() {
-      const notice = skippedNotice(load());
+      const found = load();
+      const notice = skippedNotice(found);
       if (!notice) return;
       if (env.UCP_SPEC_REQUIRED) {
+        const missing = [
+          ...(found.schemas.length === 0 ? [`the official schemas (${found.specFrom})`] : []),
+          ...(Object.keys(found.seeds).length === 0 ? [`the seed documents (${found.seedsFrom})`] : []),
+        ];
         throw new Error(
-          `UCP_SPEC_REQUIRED is set, so nothing may be skipped, but spec material is missing: schemas ${material?.specFrom}; seeds ${material?.seedsFrom}. Set UCP_SPEC_DIR and UCP_SEEDS_DIR (README "Tests").`,
+          `UCP_SPEC_REQUIRED is set, so nothing may be skipped, but ${missing.join(" and ")} are missing. Set UCP_SPEC_DIR and UCP_SEEDS_DIR (README "Tests").`,
         );
       }
       if (announced) return;
