@@ -62,3 +62,6 @@ console.log(
   `Loaded ${catalog.products} products into ${where} KV (catalog version ${catalog.version})` +
     `${removed > 0 ? `; removed ${removed} products no longer in the file` : ""}.`,
 );
+// The figures docs/benchmarks.md reports, on every load.
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+console.log(`  ${seconds} s, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);

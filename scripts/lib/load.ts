@@ -6,7 +6,7 @@
  * that are no longer in the file are deleted, so the store serves exactly the file.
  */
 import { createHash } from "node:crypto";
-import { type CatalogManifest, KV_KEYS } from "../../src/catalog/kv-layout";
+import { type CatalogManifest, INDEX_PART_CHARS, KV_KEYS } from "../../src/catalog/kv-layout";
 import { buildSearchIndex, type IndexableProduct } from "../../src/catalog/search-index";
 import { type CatalogProblem, CatalogValidator, type KvPair, servedProduct } from "./catalog-file";
 import { type CatalogSource, readCatalogSource } from "./catalog-source";
@@ -75,7 +75,7 @@ export async function writeCatalog(
   now = new Date(),
 ): Promise<LoadResult> {
   if (catalog.problems.length > 0) throw new Error("refusing to write a catalog with problems");
-  const total = catalog.products + 2;
+  const total = catalog.products + Math.ceil(catalog.index.length / INDEX_PART_CHARS) + 1;
   let written = 0;
   let batch: KvPair[] = [];
   const flush = async () => {
@@ -89,25 +89,45 @@ export async function writeCatalog(
     batch.push({ key: KV_KEYS.product(product.id), value: JSON.stringify(product) });
     if (batch.length >= WRITE_BATCH) await flush();
   }
-  batch.push({ key: KV_KEYS.index, value: catalog.index }, { key: KV_KEYS.stock, value: catalog.stock });
+  const parts = indexParts(catalog.index);
+  for (const [i, value] of parts.entries()) batch.push({ key: KV_KEYS.indexPart(i), value });
+  batch.push({ key: KV_KEYS.stock, value: catalog.stock });
   await flush();
   const manifest: CatalogManifest = {
     version: catalog.version,
     currency,
     products: catalog.products,
     loaded_at: now.toISOString(),
+    index_parts: parts.length,
   };
   // The manifest goes last: a reader that sees the new version finds its documents.
   await store.put([{ key: KV_KEYS.manifest, value: JSON.stringify(manifest) }]);
   // Stale documents go after it: the new index no longer names them, so nothing asks for them.
-  const stale = (await store.list(KV_KEYS.productPrefix)).filter(
+  const staleProducts = (await store.list(KV_KEYS.productPrefix)).filter(
     (key) => !catalog.ids.has(key.slice(KV_KEYS.productPrefix.length)),
   );
+  // The one-value index of older loads, and parts beyond this load's count.
+  const current = new Set(parts.map((_, i) => KV_KEYS.indexPart(i)));
+  const staleIndex = (await store.list(KV_KEYS.index)).filter((key) => !current.has(key));
+  const stale = [...staleProducts, ...staleIndex];
   for (let start = 0; start < stale.length; start += WRITE_BATCH) {
     await store.delete(stale.slice(start, start + WRITE_BATCH));
   }
-  if (stale.length > 0) progress(`removed ${stale.length} products no longer in the file`);
-  return { written, removed: stale.length };
+  if (staleProducts.length > 0) progress(`removed ${staleProducts.length} products no longer in the file`);
+  return { written, removed: staleProducts.length };
+}
+
+/** The index JSON cut for KV's value limit, never inside a surrogate pair. */
+function indexParts(json: string): string[] {
+  const parts: string[] = [];
+  for (let start = 0; start < json.length; ) {
+    let end = Math.min(start + INDEX_PART_CHARS, json.length);
+    const last = json.charCodeAt(end - 1);
+    if (end < json.length && last >= 0xd800 && last <= 0xdbff) end--;
+    parts.push(json.slice(start, end));
+    start = end;
+  }
+  return parts.length > 0 ? parts : [json];
 }
 
 /** Whether the namespace holds a catalog (a manifest): `npm start` seeds only an empty one. */

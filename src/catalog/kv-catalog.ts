@@ -42,11 +42,21 @@ async function refresh(kv: KVNamespace, now: number): Promise<CatalogSnapshot | 
     current = { snapshot: previous, checkedAt: now };
     return previous;
   }
-  const data = await kv.get<SearchIndexData>(KV_KEYS.index, "json");
+  const data =
+    manifest.index_parts === undefined
+      ? await kv.get<SearchIndexData>(KV_KEYS.index, "json")
+      : await readIndexParts(kv, manifest.index_parts);
   const snapshot = data ? { manifest, index: hydrate(data) } : null;
   productCache.clear();
   current = { snapshot, checkedAt: now };
   return snapshot;
+}
+
+/** The index cut into parts by the loader (kv-layout.ts), read in parallel and joined. */
+async function readIndexParts(kv: KVNamespace, parts: number): Promise<SearchIndexData | null> {
+  const texts = await Promise.all(Array.from({ length: parts }, (_, i) => kv.get(KV_KEYS.indexPart(i), "text")));
+  if (texts.some((t) => t === null)) return null;
+  return JSON.parse(texts.join("")) as SearchIndexData;
 }
 
 /** Product documents by id (unknown or unreadable ids are absent from the map). */
