@@ -6,6 +6,8 @@
  * that are no longer in the file are deleted, so the store serves exactly the file.
  */
 import { createHash } from "node:crypto";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { type CatalogManifest, INDEX_PART_CHARS, KV_KEYS } from "../../src/catalog/kv-layout";
 import { buildSearchIndex, type IndexableProduct } from "../../src/catalog/search-index";
 import { type CatalogProblem, CatalogValidator, type KvPair, servedProduct } from "./catalog-file";
@@ -25,6 +27,16 @@ export interface ValidatedCatalog {
 }
 
 export type Progress = (message: string) => void;
+
+/**
+ * A full collection after each batch. Left alone, V8 let the garbage of writing 100,000
+ * documents (Miniflare requests, JSON text) grow the process to 2 GB, though what it
+ * keeps is about 350 MB; a collection per 5,000 documents costs a fraction of a second.
+ */
+const collectGarbage = (() => {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+})();
 
 const PROGRESS_EVERY = 10_000;
 /** Product documents per write: bounded memory, and well under the 10,000 of a remote bulk put. */
@@ -82,6 +94,7 @@ export async function writeCatalog(
     await store.put(batch);
     written += batch.length;
     batch = [];
+    collectGarbage();
     progress(`wrote ${written}/${total} keys`);
   };
   for (const item of catalog.source.items()) {
