@@ -1,8 +1,9 @@
 /**
  * npm start [-- --demo] [-- wrangler dev flags]: loads the demo catalog into local KV when
  * it holds no catalog yet (or with --demo, which replaces what is there), then serves the
- * Worker with `wrangler dev` on http://localhost:8787 (PORT overrides). `--persist-to <dir>` moves all local state,
- * catalog included, out of .wrangler/state (the e2e tests use a temporary one).
+ * Worker with `wrangler dev` on http://localhost:8787 (PORT overrides). `--persist-to <dir>`
+ * moves all local state, catalog included, out of .wrangler/state (the e2e tests use a
+ * temporary one).
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
