@@ -7,11 +7,11 @@ import type { CheckoutBuyer, FulfillmentRequest, PaymentInstrument } from "../..
 import type { Message } from "../../schemas/ucp/common";
 import { assignLineIds } from "../cart/cart-state";
 import type { PricedLine } from "../cart/pricing";
-import { asAddress, resolveFulfillment, SELECTED_OPTION_PATH } from "./checkout-fulfillment";
+import { asAddress, type FulfillmentResult, resolveFulfillment, SELECTED_OPTION_PATH } from "./checkout-fulfillment";
 import { type CheckoutState, type Context, type SavedInstrument, statusFrom } from "./checkout-state";
 import type { CommerceConfig } from "./commerce-config";
 import { applyDiscounts, finalizeFreeShipping } from "./discounts";
-import { taxTotals } from "./tax";
+import { taxFor } from "./tax";
 import { checkoutTotals, lineTotals } from "./totals";
 
 export interface CheckoutInput {
@@ -64,9 +64,13 @@ export function computeCheckout(
   const applied = finalizeFreeShipping(discounts, shipping.codeSaving, SELECTED_OPTION_PATH);
   // Before an address is chosen, the buyer's context gives an estimate.
   const taxDestination = shipping.destination ? asAddress(shipping.destination) : (input.context ?? {});
-  const taxes = taxTotals(config, taxDestination, afterDiscounts, shippingAmount ?? 0);
+  const taxPath = destinationPath(shipping);
+  const taxes = taxFor(config, taxDestination, afterDiscounts, shippingAmount ?? 0, taxPath);
 
   const messages: Message[] = [...input.lineMessages, ...discounts.messages, ...shipping.messages];
+  // A shipping address the store cannot tax is asked about; a context estimate is not.
+  if (taxes.message && shipping.destination && !shipping.messages.some((m) => m.path?.startsWith(taxPath)))
+    messages.push(taxes.message);
   if (lines.length === 0) messages.push(missing("$.line_items", "Add at least one item to buy."));
   if (!input.buyer?.email) messages.push(missing("$.buyer.email", "The buyer's email is required."));
   const instruments = input.instruments ? input.instruments.map(saveInstrument) : previous?.payment?.instruments;
@@ -86,7 +90,7 @@ export function computeCheckout(
       itemsDiscount,
       orderDiscount: discounts.orderDiscount,
       ...(shippingAmount !== undefined ? { fulfillment: shippingAmount } : {}),
-      taxes,
+      taxes: taxes.totals,
     }),
     messages,
     ...(input.buyer ? { buyer: input.buyer } : {}),
@@ -110,6 +114,11 @@ export function saveInstrument(instrument: PaymentInstrument): SavedInstrument {
     ...(instrument.selected !== undefined ? { selected: instrument.selected } : {}),
     ...(instrument.display ? { display: instrument.display } : {}),
   };
+}
+
+function destinationPath(shipping: FulfillmentResult): string {
+  const index = shipping.fulfillment?.methods[0]?.destinations.findIndex((d) => d.id === shipping.destination?.id);
+  return `$.fulfillment.methods[0].destinations[${index ?? 0}]`;
 }
 
 function missing(path: string, content: string): Message {

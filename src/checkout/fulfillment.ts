@@ -1,10 +1,12 @@
 /**
- * Shipping options for a destination (types/fulfillment_option.json): zone lookup, free
+ * Shipping options for a destination (types/fulfillment_option.json): zone lookup by the
+ * normalized country ("Germany", "DEU" and "DE" are one country), free
  * shipping by threshold or code, cheapest first. Pure; groups, methods and the selection
  * belong to the checkout.
  */
 import type { Total } from "../../schemas/ucp/cart";
 import type { Message } from "../../schemas/ucp/common";
+import { countryCode } from "../lib/geo/places";
 import type { CommerceConfig, ShippingOptionConfig, ShippingZone } from "./commerce-config";
 
 export interface Destination {
@@ -42,8 +44,8 @@ export function shippingOptions(
   freeShippingCode: boolean,
   path: string,
 ): ShippingOptionsResult {
-  const country = destination.address_country?.trim().toUpperCase();
-  if (!country) {
+  const written = destination.address_country?.trim();
+  if (!written) {
     const content = "A shipping address needs a country.";
     return {
       ok: false,
@@ -54,6 +56,14 @@ export function shippingOptions(
         content,
         severity: "recoverable",
       },
+    };
+  }
+  const country = countryCode(written);
+  if (!country) {
+    const content = `"${written}" is not a country we recognize. Use the country's name or ISO code.`;
+    return {
+      ok: false,
+      message: { type: "error", code: "invalid", path: `${path}.address_country`, content, severity: "recoverable" },
     };
   }
   const zone = zoneFor(config.shipping.zones, country);
