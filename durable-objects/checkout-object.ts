@@ -1,12 +1,13 @@
 /**
  * One checkout session: state, expiry alarm and idempotency ledger (SQLite). Create,
- * update and cancel are one transaction each. Completion is three steps so that no await
- * sits inside a transaction: mark complete_in_progress; reserve stock, charge and place the
- * order (each idempotent per checkout, so a crash in between is retried safely); record the
- * outcome. Replies are values; nothing is thrown for a domain outcome.
+ * update and cancel are one transaction each. The object owns its completion: it marks the
+ * attempt (transaction), runs reserve, charge and order outside any transaction, each keyed
+ * by the attempt id it stored (checkout-completion.ts), and records the outcome
+ * (transaction); its alarm resumes or undoes an abandoned attempt. Replies are values;
+ * nothing is thrown for a domain outcome.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { CheckoutComplete } from "../schemas/ucp/checkout";
+import type { CheckoutComplete, PaymentInstrument } from "../schemas/ucp/checkout";
 import type { Message } from "../schemas/ucp/common";
 import {
   type CheckoutEnvelope,
@@ -16,8 +17,10 @@ import {
   TERMINAL,
 } from "../src/checkout/checkout-state";
 import type { CommerceConfig } from "../src/checkout/commerce-config";
-import { type CompletionPlan, planCompletion, settleCompletion } from "../src/checkout/completion";
+import { type CompletionOutcome, planCompletion } from "../src/checkout/completion";
+import type { CompletionAttempt } from "../src/checkout/completion-steps";
 import { type CheckoutBase, type CheckoutInput, computeCheckout, saveInstrument } from "../src/checkout/compute";
+import { type AttemptSource, CompletionAttempts, RECOVERY_RETRY_MS } from "./checkout-completion";
 import {
   type IdempotencyInput,
   LEDGER_SCHEMA,
@@ -31,8 +34,6 @@ import { ensureTables, hasTable } from "./shared/schema";
 const CHECKOUT_SCHEMA = "CREATE TABLE IF NOT EXISTS checkout (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
 /** Completed and canceled sessions stay readable this long, then the object clears itself. */
 export const CLOSED_RETENTION_MS = 30 * 24 * 3600_000;
-/** A completion older than this that never finished (a crash) may be run again. */
-export const STALE_COMPLETION_MS = 2 * 60_000;
 
 export interface CheckoutView {
   readonly envelope: CheckoutEnvelope;
@@ -47,12 +48,16 @@ export interface CheckoutWrite extends CheckoutView {
 
 export type CheckoutReply = { kind: "ok"; body: string } | { kind: "not_found" } | { kind: "conflict" };
 
-/** What the Worker's completion step needs to do, when the object says so. */
-export type CompletionStart =
-  | { kind: "reply"; reply: CheckoutReply }
-  | { kind: "run"; plan: CompletionPlan; checkout: CheckoutState };
+/** complete_checkout as the tool sends it: the request, what the store offers, who places it. */
+export interface CompletionCommand extends CheckoutView, AttemptSource {
+  readonly idempotency: IdempotencyInput;
+  readonly request: CheckoutComplete;
+  readonly handlerIds: string[];
+}
 
 export class CheckoutObject extends DurableObject<Env> {
+  readonly #completion = new CompletionAttempts(this.ctx, this.env);
+
   async create(command: CheckoutWrite & { base: CheckoutBase }): Promise<CheckoutReply> {
     const now = Date.now();
     const reply = this.#transact(() => {
@@ -121,64 +126,77 @@ export class CheckoutObject extends DurableObject<Env> {
     return reply;
   }
 
-  /** Step 1 of completion: check, then mark complete_in_progress (or answer right away). */
-  async beginCompletion(
-    command: CheckoutView & { idempotency: IdempotencyInput; request: CheckoutComplete; handlerIds: string[] },
-  ): Promise<CompletionStart> {
-    if (!this.#exists()) return { kind: "reply", reply: { kind: "not_found" } };
+  /**
+   * complete_checkout, owned here: mark the attempt (transaction), run its steps outside any
+   * transaction, record the outcome (transaction). A retry under any key while an attempt is
+   * open resumes that attempt: same reservation, same charge key, same order.
+   */
+  async complete(command: CompletionCommand): Promise<CheckoutReply> {
+    if (!this.#exists()) return { kind: "not_found" };
+    // A concurrent completion in this instance finishes first; this one then sees its result.
+    await this.#completion.idle();
     const now = Date.now();
-    return this.#transact((): CompletionStart => {
-      const seen = this.#ledger(command.idempotency, now);
-      if (seen) return { kind: "reply", reply: seen };
-      const checkout = this.#load(now);
-      if (!checkout) return { kind: "reply", reply: { kind: "not_found" } };
-      const started = checkout.status === "complete_in_progress" ? this.#startedAt() : undefined;
-      if (started !== undefined && now - started < STALE_COMPLETION_MS) {
-        // Another completion is running: say so without waiting for it (not recorded).
-        return { kind: "reply", reply: this.#show(checkout, command, [progressInfo()]) };
-      }
-      const plan = planCompletion(checkout, command.request, command.handlerIds);
-      if (!plan.ok) {
-        return { kind: "reply", reply: this.#record(command, this.#payload(checkout, command, plan.error), now) };
-      }
-      const running: CheckoutState = {
-        ...checkout,
-        status: "complete_in_progress",
-        payment: { instruments: command.request.payment.instruments.map(saveInstrument) },
-      };
-      this.#save(running);
-      this.ctx.storage.sql.exec(
-        "INSERT OR REPLACE INTO meta (key, value) VALUES ('completion_started', ?)",
-        String(now),
-      );
-      return { kind: "run", plan: plan.value, checkout: running };
-    });
+    const start = this.#transact(
+      (): { reply: CheckoutReply } | { attempt: CompletionAttempt; instrument: PaymentInstrument } => {
+        const seen = this.#ledger(command.idempotency, now);
+        if (seen) return { reply: seen };
+        const checkout = this.#load(now);
+        if (!checkout) return { reply: { kind: "not_found" } };
+        const plan = planCompletion(checkout, command.request, command.handlerIds);
+        if (!plan.ok) return { reply: this.#record(command, this.#payload(checkout, command, plan.error), now) };
+        const open = this.#completion.current();
+        if (open) return { attempt: open, instrument: plan.value.instrument };
+        const running: CheckoutState = {
+          ...checkout,
+          status: "complete_in_progress",
+          payment: { instruments: command.request.payment.instruments.map(saveInstrument) },
+        };
+        this.#save(running);
+        return {
+          attempt: this.#completion.start(running, plan.value, command, now),
+          instrument: plan.value.instrument,
+        };
+      },
+    );
+    if ("reply" in start) return start.reply;
+    await this.#arm(); // the recovery deadline, before anything leaves this object
+    // Steps are keyed by the attempt id: even two drivers of one attempt reserve and charge once.
+    const outcome = await this.#completion.drive(start.attempt, start.instrument);
+    return this.#settle(start.attempt.id, outcome, command);
   }
 
-  /** Step 3 of completion: record the outcome of reserving, charging and placing. */
-  async finishCompletion(
-    command: CheckoutView & { idempotency: IdempotencyInput; outcome: Parameters<typeof settleCompletion>[1] },
-  ): Promise<CheckoutReply> {
+  /** Records an attempt's outcome (once: a second settle of one attempt changes nothing). */
+  async #settle(attemptId: string, outcome: CompletionOutcome, command?: CompletionCommand): Promise<CheckoutReply> {
     const now = Date.now();
-    const reply = this.#transact(() => {
-      const checkout = this.#load(now);
-      if (!checkout) return { kind: "not_found" } as const;
-      const settled = settleCompletion(checkout, command.outcome);
-      this.#save(settled);
-      this.ctx.storage.sql.exec("DELETE FROM meta WHERE key = 'completion_started'");
-      return this.#record(command, checkoutPayload(settled, command.envelope, command.continueUrl), now);
+    const reply = this.#transact((): CheckoutReply => {
+      const checkout = this.#stored();
+      if (!checkout) return { kind: "not_found" };
+      const settled = this.#completion.settle(checkout, attemptId, outcome);
+      if (settled) this.#save(settled);
+      const shown = this.#load(now) ?? checkout;
+      if (!command) return { kind: "ok", body: "" };
+      return this.#record(command, checkoutPayload(shown, command.envelope, command.continueUrl), now);
     });
     await this.#arm();
     return reply;
   }
 
-  /** Expiry cancels an open session; closed sessions go after their retention. At-least-once safe. */
+  /**
+   * Recovers an abandoned completion at its deadline, cancels an expired open session (after
+   * a recovery, in the same run: a stranded session expires and its stock is back), and
+   * clears a closed session after its retention. At-least-once safe; never re-armed in the past.
+   */
   override async alarm(): Promise<void> {
     if (!this.#exists()) return;
+    await this.#completion.idle();
+    const recovered = await this.#completion.recover(Date.now());
+    if (recovered) await this.#settle(recovered.attempt.id, recovered.outcome);
     const now = Date.now();
     this.#transact(() => {
       const checkout = this.#stored();
-      if (checkout && isExpired(checkout, now) && checkout.status !== "complete_in_progress") {
+      // complete_in_progress without an attempt: marked by a version that kept none; expiry closes it.
+      const stranded = checkout?.status === "complete_in_progress" && !this.#completion.current();
+      if (checkout && isExpired(checkout, now) && (checkout.status !== "complete_in_progress" || stranded)) {
         this.#save({ ...checkout, status: "canceled", messages: [expiredInfo()] });
       }
       pruneLedger(this.ctx.storage.sql, now);
@@ -188,7 +206,7 @@ export class CheckoutObject extends DurableObject<Env> {
       await this.ctx.storage.deleteAll();
       return;
     }
-    await this.#arm();
+    await this.#arm(RECOVERY_RETRY_MS);
   }
 
   #transact<T>(body: () => T): T {
@@ -218,13 +236,6 @@ export class CheckoutObject extends DurableObject<Env> {
     return checkout;
   }
 
-  #startedAt(): number | undefined {
-    const row = this.ctx.storage.sql
-      .exec<{ value: string }>("SELECT value FROM meta WHERE key = 'completion_started'")
-      .toArray()[0];
-    return row ? Number(row.value) : undefined;
-  }
-
   #save(checkout: CheckoutState): void {
     this.ctx.storage.sql.exec(
       "INSERT OR REPLACE INTO checkout (id, state) VALUES (?, ?)",
@@ -243,10 +254,6 @@ export class CheckoutObject extends DurableObject<Env> {
       view.envelope,
       view.continueUrl,
     );
-  }
-
-  #show(checkout: CheckoutState, view: CheckoutView, extra: readonly Message[]): CheckoutReply {
-    return { kind: "ok", body: JSON.stringify(this.#payload(checkout, view, extra)) };
   }
 
   /** A closed session answers with itself and a clear error; it is not changed. */
@@ -270,26 +277,27 @@ export class CheckoutObject extends DurableObject<Env> {
     return { kind: "ok", body };
   }
 
-  /** One alarm at the earliest deadline: expiry of an open session, ledger retention, or closed retention. */
-  async #arm(): Promise<void> {
+  /**
+   * One alarm at the earliest deadline: a running attempt's recovery (which stands in for
+   * expiry while it runs), expiry of an open session, ledger retention, closed retention.
+   * A deadline already past is one the caller could not act on yet: from the alarm itself it
+   * is retried `floor` ms on, so nothing fires in a loop.
+   */
+  async #arm(floor = 0): Promise<void> {
     const checkout = this.#stored();
+    const attempt = this.#completion.current();
+    const open = checkout && !TERMINAL.has(checkout.status);
     const deadlines = [
-      checkout && !TERMINAL.has(checkout.status) ? checkout.expires_at : undefined,
-      checkout && TERMINAL.has(checkout.status) ? checkout.expires_at + CLOSED_RETENTION_MS : undefined,
+      attempt?.deadline,
+      open && !attempt ? checkout.expires_at : undefined,
+      checkout && !open ? checkout.expires_at + CLOSED_RETENTION_MS : undefined,
       ledgerDeadline(this.ctx.storage.sql),
     ].filter((d): d is number => d !== undefined);
-    if (deadlines.length > 0) await this.ctx.storage.setAlarm(Math.min(...deadlines));
+    if (deadlines.length === 0) return;
+    await this.ctx.storage.setAlarm(Math.max(Math.min(...deadlines), Date.now() + floor));
   }
 }
 
 function expiredInfo(): Message {
   return { type: "info", code: "expired", content: "This checkout expired and was canceled." };
-}
-
-function progressInfo(): Message {
-  return {
-    type: "info",
-    code: "complete_in_progress",
-    content: "This checkout is being completed; get it again shortly.",
-  };
 }

@@ -1,11 +1,14 @@
 /**
- * Step 2 of completion, between the Checkout object's two transactions: reserve the stock,
- * charge, place the order. Each step is idempotent per (checkout, idempotency key), so a
- * retry after a crash repeats nothing that already happened.
+ * The steps of one completion attempt, driven by the CheckoutObject that owns it (DESIGN.md
+ * "One owner per multi-step flow"): reserve the stock, charge, place the order. Every step is
+ * keyed by the attempt id the checkout stored, never by a client's idempotency key, so a
+ * retry under any key, or the object's alarm, resumes the same reservation, charge and order.
+ * After each step the owner records it (`note`, a transaction) before the next one starts.
  */
 import type { InventoryObject } from "../../durable-objects/inventory-object";
 import type { OrderObject } from "../../durable-objects/order-object";
 import { INVENTORY_NAME, stockVersion } from "../../durable-objects/shared/inventory-plan";
+import type { PaymentInstrument } from "../../schemas/ucp/checkout";
 import { catalogSnapshot } from "../catalog/kv-catalog";
 import { stockLevels } from "../catalog/stock";
 import type { MerchantConfig } from "../config";
@@ -13,60 +16,141 @@ import { derivedId } from "../lib/ids";
 import { orderFromCheckout } from "../order/order-state";
 import type { PaymentProcessor } from "../payment/processor";
 import type { CheckoutState } from "./checkout-state";
-import type { CompletionOutcome, CompletionPlan } from "./completion";
+import type { CompletionOutcome } from "./completion";
+import { type CompletionFaultPoint, completionFault } from "./completion-fault";
 
-export interface CompletionContext {
+/** What the checkout stores when an attempt starts; no credential is ever stored. */
+export interface CompletionAttempt {
+  /** `<checkout id>:<random>`: the reservation id and the processor's idempotency key. */
+  readonly id: string;
+  /** The session as it was marked complete_in_progress: what the order is made from. */
+  readonly checkout: CheckoutState;
+  readonly amount: number;
+  readonly currency: string;
+  readonly handlerId: string;
+  readonly instrumentPath: string;
+  readonly lines: ReadonlyArray<{ variantId: string; quantity: number }>;
+  /** The platform the order belongs to, and where its webhooks go. */
+  readonly owner: string;
+  readonly webhookUrl?: string;
+  readonly startedAt: number;
+  /** When the alarm resumes or undoes the attempt if no request has finished it. */
+  readonly deadline: number;
+  readonly progress: AttemptProgress;
+}
+
+export interface AttemptProgress {
+  readonly reserved?: true;
+  readonly chargeId?: string;
+  readonly order?: { readonly id: string; readonly permalink_url: string };
+}
+
+/** How long a started attempt may run before the alarm takes it over. */
+export const RECOVERY_AFTER_MS = 5 * 60_000;
+
+export interface AttemptPorts {
   readonly env: Env;
   readonly config: MerchantConfig;
   readonly processor: PaymentProcessor;
-  readonly owner: string;
-  /** Where order webhooks go: the placing platform's profile said so (order capability config). */
-  readonly webhookUrl?: string;
-  readonly now: number;
+  /** Records progress in the owner's storage (one transaction), before the next step. */
+  readonly note: (progress: AttemptProgress) => void;
 }
 
-export async function runCompletion(
-  checkout: CheckoutState,
-  plan: CompletionPlan,
-  attempt: string,
-  ctx: CompletionContext,
+/**
+ * Runs the steps the attempt has not done yet. `instrument` is the credential the current
+ * request brought; without one (the alarm) an attempt that still needs charging is undone.
+ */
+export async function driveAttempt(
+  attempt: CompletionAttempt,
+  instrument: PaymentInstrument | undefined,
+  ports: AttemptPorts,
+  now: number,
 ): Promise<CompletionOutcome> {
-  const attemptId = `${checkout.id}:${attempt}`;
-  const inventory = ctx.env.INVENTORY.getByName(INVENTORY_NAME) as DurableObjectStub<InventoryObject>;
-  const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
-  const stock = snapshot ? await stockLevels(ctx.env.CATALOG, snapshot) : {};
-  // Variants without a stock figure (backorder, preorder, or none loaded) are not limited.
-  const levels = Object.fromEntries(plan.lines.map((l) => [l.variantId, stock[l.variantId] ?? null]));
-  const version = snapshot ? stockVersion(snapshot.manifest) : "1970-01-01T00:00:00.000Z/none";
-  const held = await inventory.reserve(attemptId, [...plan.lines], levels, version);
-  if (!held.ok) {
-    if (held.reason === "out_of_stock") {
-      return {
-        kind: "out_of_stock",
-        variants: held.short.map((s) => ({ variantId: s.variantId, available: s.available })),
-      };
+  let progress = attempt.progress;
+  const note = (more: AttemptProgress, point: CompletionFaultPoint) => {
+    progress = { ...progress, ...more };
+    ports.note(progress);
+    faultAt(point);
+  };
+  faultAt("marked");
+  if (!progress.reserved) {
+    const held = await reserve(attempt, ports.env, now);
+    if (held) return held;
+    note({ reserved: true }, "reserved");
+  }
+  if (!progress.chargeId) {
+    if (!instrument?.credential) return compensate(attempt, ports);
+    const charge = await ports.processor.charge({
+      idempotencyKey: attempt.id,
+      amount: attempt.amount,
+      currency: attempt.currency,
+      handlerId: instrument.handler_id,
+      credential: instrument.credential,
+    });
+    if (charge.kind !== "captured") {
+      // Not charged: the units go back.
+      await releaseStock(ports.env, attempt.id);
+      return charge.kind === "declined"
+        ? { kind: "declined", reason: charge.reason, instrumentPath: attempt.instrumentPath }
+        : { kind: "requires_action", reason: charge.reason };
     }
-    throw new Error(`inventory refused the reservation: ${held.reason}`);
+    note({ chargeId: charge.chargeId }, "charged");
   }
-  const charge = await ctx.processor.charge({
-    idempotencyKey: attemptId,
-    amount: plan.amount,
-    currency: plan.currency,
-    handlerId: plan.instrument.handler_id,
-    credential: plan.instrument.credential ?? { type: "none" },
-  });
-  if (charge.kind !== "captured") {
-    // Not charged: the units go back.
-    await inventory.release(attemptId);
-    return charge.kind === "declined"
-      ? { kind: "declined", reason: charge.reason, instrumentPath: plan.instrumentPath }
-      : { kind: "requires_action", reason: charge.reason };
+  if (!progress.order) {
+    note({ order: await placeOrder(attempt, progress.chargeId ?? "", ports, now) }, "ordered");
   }
-  const orderId = await derivedId("ord", ctx.config.idSecret, checkout.id);
-  const permalink = `${ctx.config.origin}/orders/${orderId}`;
+  return { kind: "completed", order: progress.order as { id: string; permalink_url: string } };
+}
+
+/** Undoes an attempt nobody can finish: voids whatever its charge key did, then frees its stock. */
+export async function compensate(attempt: CompletionAttempt, ports: AttemptPorts): Promise<CompletionOutcome> {
+  const voided = await ports.processor.void(attempt.id);
+  // Stock stays held until the money is known to be back: a retry (alarm) tries again.
+  if (!voided.ok) throw new Error(`completion ${attempt.id}: the processor did not void the charge key`);
+  await releaseStock(ports.env, attempt.id);
+  return { kind: "abandoned" };
+}
+
+async function reserve(attempt: CompletionAttempt, env: Env, now: number): Promise<CompletionOutcome | undefined> {
+  const snapshot = await catalogSnapshot(env.CATALOG, now);
+  const stock = snapshot ? await stockLevels(env.CATALOG, snapshot) : {};
+  // Variants without a stock figure (backorder, preorder, or none loaded) are not limited.
+  const levels = Object.fromEntries(attempt.lines.map((l) => [l.variantId, stock[l.variantId] ?? null]));
+  const version = snapshot ? stockVersion(snapshot.manifest) : "1970-01-01T00:00:00.000Z/none";
+  const held = await inventory(env).reserve(attempt.id, [...attempt.lines], levels, version);
+  if (held.ok) return undefined;
+  if (held.reason === "out_of_stock") {
+    return {
+      kind: "out_of_stock",
+      variants: held.short.map((s) => ({ variantId: s.variantId, available: s.available })),
+    };
+  }
+  throw new Error(`inventory refused the reservation: ${held.reason}`);
+}
+
+async function placeOrder(attempt: CompletionAttempt, chargeId: string, ports: AttemptPorts, now: number) {
+  const { config } = ports;
+  const orderId = await derivedId("ord", config.idSecret, attempt.checkout.id);
+  const permalink = `${config.origin}/orders/${orderId}`;
   // The order keeps what a merchant cancellation must undo: this reservation and this charge.
-  const ids = { orderId, permalink, reservationId: attemptId, chargeId: charge.chargeId, webhookUrl: ctx.webhookUrl };
-  const order = orderFromCheckout(checkout, ids, ctx.owner, ctx.now);
-  await (ctx.env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>).create(order);
-  return { kind: "completed", order: { id: orderId, permalink_url: permalink } };
+  const ids = { orderId, permalink, reservationId: attempt.id, chargeId, webhookUrl: attempt.webhookUrl };
+  const order = orderFromCheckout(attempt.checkout, ids, attempt.owner, now);
+  // OrderObject.create keeps the first order for this id: a repeated step makes no second one.
+  await (ports.env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>).create(order);
+  return { id: orderId, permalink_url: permalink };
+}
+
+async function releaseStock(env: Env, attemptId: string): Promise<void> {
+  await inventory(env).release(attemptId);
+}
+
+function inventory(env: Env) {
+  return env.INVENTORY.getByName(INVENTORY_NAME) as DurableObjectStub<InventoryObject>;
+}
+
+function faultAt(point: CompletionFaultPoint): void {
+  if (completionFault.at === point) {
+    completionFault.at = undefined;
+    throw new Error(`completion fault injected after "${point}" (test hook)`);
+  }
 }

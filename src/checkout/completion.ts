@@ -18,6 +18,8 @@ export interface CompletionPlan {
 
 export type CompletionOutcome =
   | { readonly kind: "completed"; readonly order: { id: string; permalink_url: string } }
+  /** Nobody finished the attempt by its recovery deadline and no money was kept: undone. */
+  | { readonly kind: "abandoned" }
   | { readonly kind: "out_of_stock"; readonly variants: ReadonlyArray<{ variantId: string; available: number }> }
   | { readonly kind: "declined"; readonly reason: string; readonly instrumentPath: string }
   | { readonly kind: "requires_action"; readonly reason: string };
@@ -117,6 +119,20 @@ export function settleCompletion(checkout: CheckoutState, outcome: CompletionOut
             code: "payment_failed",
             path: outcome.instrumentPath,
             content: outcome.reason,
+            severity: "recoverable",
+          },
+        ],
+      };
+    case "abandoned":
+      return {
+        ...checkout,
+        status: "ready_for_complete",
+        messages: [
+          {
+            type: "error",
+            code: "completion_abandoned",
+            content:
+              "An earlier completion was interrupted and undone: nothing was charged. Complete the checkout again.",
             severity: "recoverable",
           },
         ],

@@ -33,6 +33,12 @@ export interface PaymentProcessor {
    * a retry after a crash must not refund twice.
    */
   refund(chargeId: string, amount: number, idempotencyKey: string): Promise<{ readonly ok: boolean }>;
+  /**
+   * Undoes whatever a charge under `idempotencyKey` did, if anything (nothing, an
+   * authorization, a capture): the checkout's alarm calls it for a completion abandoned
+   * before its charge was known. ok: true once no money is held under that key; idempotent.
+   */
+  void(idempotencyKey: string): Promise<{ readonly ok: boolean }>;
 }
 
 /**
@@ -60,6 +66,9 @@ export const testProcessor: PaymentProcessor = {
     return { kind: "declined", reason: "The card was declined." };
   },
   async refund() {
+    return { ok: true };
+  },
+  async void() {
     return { ok: true };
   },
 };

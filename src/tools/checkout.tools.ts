@@ -1,12 +1,7 @@
 /** The checkout tools (dev.ucp.shopping.checkout): create, get, update, complete, cancel. */
 import * as z from "zod";
 import type { CartObject } from "../../durable-objects/cart-object";
-import type {
-  CheckoutObject,
-  CheckoutReply,
-  CheckoutWrite,
-  CompletionStart,
-} from "../../durable-objects/checkout-object";
+import type { CheckoutObject, CheckoutReply, CheckoutWrite } from "../../durable-objects/checkout-object";
 import {
   CheckoutCompleteSchema,
   type CheckoutCreate,
@@ -17,7 +12,6 @@ import {
 } from "../../schemas/ucp/checkout";
 import { priceFromCatalog } from "../cart/pricing";
 import type { CheckoutEnvelope } from "../checkout/checkout-state";
-import { runCompletion } from "../checkout/completion-steps";
 import { commerceConfig } from "../checkout/merchant-commerce";
 import { derivedId, isIssuedId, newId } from "../lib/ids";
 import { err, ok } from "../lib/result";
@@ -120,27 +114,16 @@ export const completeCheckout = defineTool({
     const idempotency = await ledgerEntry("complete_checkout", key, id, checkout);
     const processor = processorFor(ctx.config);
     if (!processor) return reply(ctx, () => paymentsNotConfigured(stub(ctx, id), view(ctx, id)));
-    const offered = handlerIds(processor.handlers(ctx.config.origin));
-    const base = { ...view(ctx, id), idempotency };
-    return reply(ctx, async () => {
-      const object = stub(ctx, id);
-      // The stub's RPC typing widens the union; the object returns exactly a CompletionStart.
-      const start = (await object.beginCompletion({
-        ...base,
-        request: checkout,
-        handlerIds: offered,
-      })) as CompletionStart;
-      if (start.kind === "reply") return start.reply;
-      const outcome = await runCompletion(start.checkout, start.plan, key, {
-        env: ctx.env,
-        config: ctx.config,
-        processor,
-        owner: ctx.meta.profile,
-        webhookUrl: ctx.negotiated.active.has(CAPABILITY.order) ? ctx.negotiated.orderWebhookUrl : undefined,
-        now: ctx.now,
-      });
-      return object.finishCompletion({ ...base, outcome });
-    });
+    // One call: the checkout object owns the completion (reserve, charge, order, recovery).
+    const command = {
+      ...view(ctx, id),
+      idempotency,
+      request: checkout,
+      handlerIds: handlerIds(processor.handlers(ctx.config.origin)),
+      owner: ctx.meta.profile,
+      webhookUrl: ctx.negotiated.active.has(CAPABILITY.order) ? ctx.negotiated.orderWebhookUrl : undefined,
+    };
+    return reply(ctx, () => stub(ctx, id).complete(command));
   },
 });
 

@@ -1,0 +1,128 @@
+/**
+ * The CheckoutObject's completion attempts (DESIGN.md "One owner per multi-step flow"): the
+ * object marks an attempt in a transaction (startAttempt), this drives its steps OUTSIDE any
+ * transaction, recording each step as it is done, and the object records the outcome in a
+ * transaction (settle). An attempt nobody finished is taken over by the object's alarm at its
+ * recovery deadline: finished when the money was captured, otherwise undone.
+ */
+import type { PaymentInstrument } from "../schemas/ucp/checkout";
+import type { CheckoutState } from "../src/checkout/checkout-state";
+import { type CompletionOutcome, type CompletionPlan, settleCompletion } from "../src/checkout/completion";
+import {
+  type AttemptPorts,
+  type CompletionAttempt,
+  compensate,
+  driveAttempt,
+  RECOVERY_AFTER_MS,
+} from "../src/checkout/completion-steps";
+import { merchantConfig } from "../src/config";
+import { processorFor } from "../src/payment/store-processor";
+import { endAttempt, loadAttempt, noteProgress, postponeAttempt, startAttempt } from "./shared/completion-attempt";
+
+/** A recovery that failed (an object or the processor unavailable) is tried again this much later. */
+export const RECOVERY_RETRY_MS = 60_000;
+
+export interface AttemptSource {
+  readonly owner: string;
+  readonly webhookUrl?: string;
+}
+
+export class CompletionAttempts {
+  /** The steps this instance is running now. In memory on purpose: a dead instance runs nothing. */
+  #running: Promise<CompletionOutcome> | undefined;
+
+  constructor(
+    private readonly ctx: DurableObjectState,
+    private readonly env: Env,
+  ) {}
+
+  /** Waits until no attempt runs in this instance (a concurrent request, the alarm). */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#running.catch(() => undefined);
+  }
+
+  current(): CompletionAttempt | undefined {
+    return loadAttempt(this.ctx.storage.sql);
+  }
+
+  /** Inside the object's transaction that marks the session complete_in_progress. */
+  start(running: CheckoutState, plan: CompletionPlan, source: AttemptSource, now: number): CompletionAttempt {
+    const attempt: CompletionAttempt = {
+      // The checkout's id first: the inventory's reservations name the checkout they belong to.
+      id: `${running.id}:${crypto.randomUUID()}`,
+      checkout: running,
+      amount: plan.amount,
+      currency: plan.currency,
+      handlerId: plan.instrument.handler_id,
+      instrumentPath: plan.instrumentPath,
+      lines: plan.lines,
+      owner: source.owner,
+      ...(source.webhookUrl ? { webhookUrl: source.webhookUrl } : {}),
+      startedAt: now,
+      deadline: now + RECOVERY_AFTER_MS,
+      progress: {},
+    };
+    startAttempt(this.ctx.storage.sql, attempt);
+    return attempt;
+  }
+
+  /** Runs what the attempt has not done yet (a request brings the instrument to charge). */
+  drive(attempt: CompletionAttempt, instrument: PaymentInstrument): Promise<CompletionOutcome> {
+    return this.#run(driveAttempt(attempt, instrument, this.#ports(attempt.id), Date.now()));
+  }
+
+  /**
+   * The alarm's part: an attempt past its deadline is finished when its charge was captured
+   * (only the order is left to place) and undone otherwise (void the charge key, free the
+   * stock). Returns the outcome to settle, or undefined when nothing was due or it failed
+   * (then the deadline moves RECOVERY_RETRY_MS on: never into the past).
+   */
+  async recover(now: number): Promise<{ attempt: CompletionAttempt; outcome: CompletionOutcome } | undefined> {
+    const attempt = this.current();
+    if (!attempt || now < attempt.deadline) return undefined;
+    try {
+      const ports = this.#ports(attempt.id);
+      const outcome = await this.#run(
+        attempt.progress.chargeId ? driveAttempt(attempt, undefined, ports, now) : compensate(attempt, ports),
+      );
+      return { attempt, outcome };
+    } catch (e) {
+      console.error(`completion ${attempt.id}: recovery failed, retried later: ${e instanceof Error ? e.message : e}`);
+      this.ctx.storage.transactionSync(() => postponeAttempt(this.ctx.storage.sql, Date.now() + RECOVERY_RETRY_MS));
+      return undefined;
+    }
+  }
+
+  /**
+   * Inside the object's transaction that records the outcome: the session after the attempt,
+   * or undefined when that attempt was already settled (a concurrent request, the alarm).
+   */
+  settle(checkout: CheckoutState, attemptId: string, outcome: CompletionOutcome): CheckoutState | undefined {
+    if (this.current()?.id !== attemptId) return undefined;
+    endAttempt(this.ctx.storage.sql);
+    return settleCompletion(checkout, outcome);
+  }
+
+  async #run(steps: Promise<CompletionOutcome>): Promise<CompletionOutcome> {
+    this.#running = steps;
+    try {
+      return await steps;
+    } finally {
+      if (this.#running === steps) this.#running = undefined;
+    }
+  }
+
+  #ports(attemptId: string): AttemptPorts {
+    const config = merchantConfig(this.env);
+    // The one processor choice (store-processor.ts); the tool refused already when there is none.
+    const processor = processorFor(config);
+    if (!processor) throw new Error("no payment processor is configured (PAYMENT_TEST_MODE off)");
+    const sql = this.ctx.storage.sql;
+    return {
+      env: this.env,
+      config,
+      processor,
+      note: (progress) => this.ctx.storage.transactionSync(() => noteProgress(sql, attemptId, progress)),
+    };
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The CheckoutObject's record of its running completion attempt (at most one): written in
+ * the transaction that marks the session complete_in_progress, updated after each step,
+ * deleted in the transaction that records the outcome. While it exists the session is
+ * complete_in_progress, and its deadline is when the alarm resumes or undoes it.
+ */
+import type { AttemptProgress, CompletionAttempt } from "../../src/checkout/completion-steps";
+import { hasTable } from "./schema";
+
+export const ATTEMPT_SCHEMA = `CREATE TABLE IF NOT EXISTS completion_attempt (
+  slot INTEGER PRIMARY KEY CHECK (slot = 1),
+  attempt TEXT NOT NULL,
+  progress TEXT NOT NULL,
+  deadline INTEGER NOT NULL
+)`;
+
+export function startAttempt(sql: SqlStorage, attempt: CompletionAttempt): void {
+  sql.exec(ATTEMPT_SCHEMA);
+  const { progress, deadline, ...rest } = attempt;
+  sql.exec(
+    "INSERT OR REPLACE INTO completion_attempt (slot, attempt, progress, deadline) VALUES (1, ?, ?, ?)",
+    JSON.stringify(rest),
+    JSON.stringify(progress),
+    deadline,
+  );
+}
+
+export function loadAttempt(sql: SqlStorage): CompletionAttempt | undefined {
+  if (!hasTable(sql, "completion_attempt")) return undefined;
+  const row = sql
+    .exec<{ attempt: string; progress: string; deadline: number }>(
+      "SELECT attempt, progress, deadline FROM completion_attempt WHERE slot = 1",
+    )
+    .toArray()[0];
+  if (!row) return undefined;
+  return { ...JSON.parse(row.attempt), progress: JSON.parse(row.progress), deadline: row.deadline };
+}
+
+export function noteProgress(sql: SqlStorage, attemptId: string, progress: AttemptProgress): void {
+  // Only the attempt that made the progress is updated (a finished attempt stays finished).
+  sql.exec(
+    "UPDATE completion_attempt SET progress = ? WHERE slot = 1 AND json_extract(attempt, '$.id') = ?",
+    JSON.stringify(progress),
+    attemptId,
+  );
+}
+
+/** Moves the recovery deadline (a recovery that failed is tried again later, never in the past). */
+export function postponeAttempt(sql: SqlStorage, deadline: number): void {
+  if (hasTable(sql, "completion_attempt"))
+    sql.exec("UPDATE completion_attempt SET deadline = ? WHERE slot = 1", deadline);
+}
+
+export function endAttempt(sql: SqlStorage): void {
+  if (hasTable(sql, "completion_attempt")) sql.exec("DELETE FROM completion_attempt");
+}
