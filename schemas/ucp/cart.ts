@@ -28,7 +28,12 @@ export const LineItemRequestSchema = z
     item: z
       .looseObject({ id: z.string().min(1).max(256).describe("Variant id (or product id for its default variant).") })
       .describe("What to buy; title and price come from the catalog."),
-    quantity: z.number().int().describe(`Units, 1 to ${CART_LIMITS.maxLineQuantity}; limited to what is in stock.`),
+    quantity: z
+      .number()
+      .int()
+      .min(1)
+      .max(CART_LIMITS.maxLineQuantity)
+      .describe(`Units, 1 to ${CART_LIMITS.maxLineQuantity}; limited to what is in stock.`),
   })
   .describe("A requested line.");
 export type LineItemRequest = z.infer<typeof LineItemRequestSchema>;

@@ -18,3 +18,18 @@ function dropProtoKeys(key: string, value: unknown): unknown {
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/**
+ * Whether `value` nests objects and arrays more than `max` levels deep. Iterative, so a
+ * hostile document cannot overflow the stack here (JSON.parse itself does not recurse).
+ */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: next, depth } = stack.pop() as { value: unknown; depth: number };
+    if (typeof next !== "object" || next === null) continue;
+    if (depth + 1 > max) return true;
+    for (const child of Object.values(next)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}

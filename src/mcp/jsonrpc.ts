@@ -1,5 +1,5 @@
 /** JSON-RPC 2.0 envelopes: parsing one message and building responses. */
-import { isPlainObject } from "../lib/safe-json";
+import { isPlainObject, nestsDeeperThan } from "../lib/safe-json";
 import type { ProtocolError } from "../ucp/errors";
 
 export const RPC = {
@@ -11,6 +11,12 @@ export const RPC = {
 } as const;
 
 export type JsonRpcId = string | number;
+
+/**
+ * How deep a message may nest. The seeds' deepest message is 13 levels; past this a request
+ * can never succeed (storage and RPC cloning refuse it), so it is invalid params, not a 503.
+ */
+export const MAX_MESSAGE_DEPTH = 32;
 
 export type IncomingMessage =
   | { kind: "request"; id: JsonRpcId; method: string; params: Record<string, unknown> }
@@ -49,6 +55,10 @@ export function parseMessage(
   if ("id" in value && !validId) return invalid('"id" must be a string or a number', null);
   const params = value.params;
   if (params !== undefined && !isPlainObject(params)) return invalid('"params" must be an object', echoId);
+  if (nestsDeeperThan(value, MAX_MESSAGE_DEPTH)) {
+    const message = `Invalid params: nested more than ${MAX_MESSAGE_DEPTH} levels deep`;
+    return { ok: false, id: echoId, error: protocolError(RPC.invalidParams, 400, message) };
+  }
   if (!("id" in value)) return { ok: true, message: { kind: "notification", method: value.method } };
   return { ok: true, message: { kind: "request", id: id as JsonRpcId, method: value.method, params: params ?? {} } };
 }

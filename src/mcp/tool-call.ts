@@ -11,6 +11,7 @@ import { CAPABILITY } from "../ucp/capabilities";
 import { authError, invalidParams, type ProtocolError } from "../ucp/errors";
 import { relevantCapabilities } from "../ucp/negotiate";
 import { negotiate, profileUrl } from "../ucp/negotiation";
+import { argumentsTooLarge } from "./argument-limits";
 import type { NormalizedCall } from "./normalize";
 import type { RequestScope } from "./scope";
 
@@ -32,6 +33,8 @@ export async function callTool(
   // Before argument checks: a caller the tier refuses learns that first, whatever it sent.
   const refused = checkTrust(tool, url.value.href, call.args, scope);
   if (refused) return err(refused);
+  const tooLarge = argumentsTooLarge(call.args, principal);
+  if (tooLarge) return err(tooLarge);
   const parsed = tool.input.safeParse(call.args);
   if (!parsed.success) return err(invalidArguments(tool.name, parsed.error));
 

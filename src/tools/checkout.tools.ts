@@ -15,6 +15,7 @@ import type { CheckoutEnvelope } from "../checkout/checkout-state";
 import { commerceConfig } from "../checkout/merchant-commerce";
 import { derivedId, isIssuedId, newId } from "../lib/ids";
 import { err, ok } from "../lib/result";
+import { instrumentTypeProblem } from "../payment/instrument-check";
 import { handlerIds, paymentHandlers, processorFor } from "../payment/store-processor";
 import { CAPABILITY } from "../ucp/capabilities";
 import { invalidParams } from "../ucp/errors";
@@ -34,6 +35,8 @@ export const createCheckout = defineTool({
   input: z.object({ checkout: CheckoutCreateSchema }),
   output: CheckoutSchema,
   async run({ checkout }, ctx) {
+    const wrongType = instrumentTypeProblem(ctx.config, checkout.payment?.instruments);
+    if (wrongType) return err(wrongType);
     const source = checkout.cart_id ? await fromCart(checkout.cart_id, ctx) : undefined;
     if (checkout.cart_id && !source) return ok(errorResponse(ctx, "not_found", "Cart not found or has expired"));
     const request = source ? { ...checkout, ...source } : checkout;
@@ -87,6 +90,8 @@ export const updateCheckout = defineTool({
     if (typeof checkout.id === "string" && checkout.id !== id) {
       return err(invalidParams("checkout.id must be omitted or equal the top-level id", { path: "$.checkout.id" }));
     }
+    const wrongType = instrumentTypeProblem(ctx.config, checkout.payment?.instruments);
+    if (wrongType) return err(wrongType);
     if (!(await isIssuedId("chk", ctx.config.idSecret, id))) return ok(notFound(ctx));
     const key = ctx.meta.idempotencyKey;
     const input = await checkoutInput(checkout, ctx);
@@ -109,6 +114,8 @@ export const completeCheckout = defineTool({
   input: z.object({ id: IdSchema, checkout: CheckoutCompleteSchema }),
   output: CheckoutSchema,
   async run({ id, checkout }, ctx) {
+    const wrongType = instrumentTypeProblem(ctx.config, checkout.payment.instruments);
+    if (wrongType) return err(wrongType);
     if (!(await isIssuedId("chk", ctx.config.idSecret, id))) return ok(notFound(ctx));
     const key = ctx.meta.idempotencyKey ?? "";
     const idempotency = await ledgerEntry("complete_checkout", key, id, checkout);
