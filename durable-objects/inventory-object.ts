@@ -5,14 +5,20 @@
  * values, never thrown. Tables appear on the first successful reservation (docs/inventory.md).
  */
 import { DurableObject } from "cloudflare:workers";
+import { type AvailabilityDoc, KV_KEYS } from "../src/catalog/kv-layout";
 import {
+  effectiveLevel,
   parseReserve,
+  parseRestock,
   planReservation,
   RESERVATION_KEEP_MS,
   type RecordedLine,
   type ReleaseOutcome,
   type ReserveLine,
   type ReserveOutcome,
+  type RestockOutcome,
+  restockedLevel,
+  type StockChange,
   type StockLevel,
   type StockRow,
   sameLines,
@@ -24,7 +30,9 @@ export type {
   ReleaseOutcome,
   ReserveLine,
   ReserveOutcome,
+  RestockOutcome,
   ShortLine,
+  StockChange,
   StockLevel,
 } from "./shared/inventory-plan";
 
@@ -42,6 +50,9 @@ const SCHEMA = [
     released_at INTEGER
   )`,
   "CREATE INDEX IF NOT EXISTS reservations_released ON reservations (released_at) WHERE state = 'released'",
+  // Variants a merchant restocked through /admin/inventory: published as in stock while counted,
+  // though the catalog file may have said out_of_stock.
+  "CREATE TABLE IF NOT EXISTS restocks (variant_id TEXT PRIMARY KEY, restocked_at INTEGER NOT NULL)",
 ];
 
 interface Reservation {
@@ -52,6 +63,10 @@ interface Reservation {
 export class InventoryObject extends DurableObject<Env> {
   /** Whether the tables exist: a cache of what SQLite says (nothing here ever drops them). */
   #ready = false;
+  /** The availability document last written to KV (JSON), so an unchanged one is not rewritten. */
+  #published: string | undefined;
+  /** Publications run one after another, each reading the state it publishes when it runs. */
+  #publishing: Promise<void> = Promise.resolve();
 
   /**
    * Reserves every line or none. `levels` are the catalog's stock levels at `catalogVersion`
@@ -104,6 +119,7 @@ export class InventoryObject extends DurableObject<Env> {
     });
     // Set only once the transaction committed: a rolled-back one leaves no tables.
     if (outcome.ok) this.#ready = true;
+    if (outcome.ok && !outcome.replayed) await this.#publish();
     return outcome;
   }
 
@@ -131,7 +147,78 @@ export class InventoryObject extends DurableObject<Env> {
       sql.exec("UPDATE reservations SET state = 'released', released_at = ? WHERE id = ?", now, reservationId);
       return { released: true };
     });
-    if (outcome.released) await this.#arm();
+    if (outcome.released) {
+      await this.#arm();
+      await this.#publish();
+    }
+    return outcome;
+  }
+
+  /**
+   * Units a reservation would find now (null = not tracked), without reserving: the stored
+   * count, or the catalog's level when a later load restated it. One call per cart or
+   * checkout write, so a sold-out variant shows as such at once. Writes nothing.
+   */
+  async levels(
+    variantIds: string[],
+    catalogLevels: Record<string, StockLevel>,
+    catalogVersion: string,
+  ): Promise<{ levels: Record<string, StockLevel>; restocked: string[] }> {
+    if (!Array.isArray(variantIds) || typeof catalogVersion !== "string") return { levels: {}, restocked: [] };
+    const ids = variantIds.filter((v): v is string => typeof v === "string").slice(0, 1000);
+    const given = typeof catalogLevels === "object" && catalogLevels !== null ? catalogLevels : {};
+    const rows = this.#hasTables() ? this.#rows(ids) : new Map<string, StockRow>();
+    const restocked = this.#hasTables() ? this.#restocked(ids) : new Set<string>();
+    const levels: Array<[string, StockLevel]> = [];
+    const shown: string[] = [];
+    for (const id of ids) {
+      const catalogLevel = Object.hasOwn(given, id) ? given[id] : undefined;
+      const row = rows.get(id);
+      const now = effectiveLevel(row, catalogLevel, catalogVersion);
+      if (now.level === null && catalogLevel === undefined) continue;
+      levels.push([id, now.level]);
+      if (row && now.version === row.version && restocked.has(id)) shown.push(id);
+    }
+    return { levels: Object.fromEntries(levels), restocked: shown };
+  }
+
+  /**
+   * A merchant's count: `{set}` states the units on hand, `{add}` adds to what a reservation
+   * would find now. The result counts from the newer of the stored and the catalog's load, so
+   * a later catalog load restates it as usual. Publishes availability.
+   */
+  async restock(
+    variantId: string,
+    change: StockChange,
+    catalogLevel: StockLevel,
+    catalogVersion: string,
+  ): Promise<RestockOutcome> {
+    const parsed = parseRestock(variantId, change, catalogLevel, catalogVersion);
+    if (!parsed.ok) return { ok: false, reason: "invalid_input", issues: parsed.error };
+    const request = parsed.value;
+    const sql = this.ctx.storage.sql;
+    const outcome = this.ctx.storage.transactionSync((): RestockOutcome => {
+      // Always: a store whose tables predate `restocks` gets it here (IF NOT EXISTS).
+      ensureTables(sql, SCHEMA);
+      this.#ready = true;
+      const row = this.#rows([request.variantId]).get(request.variantId);
+      const base = effectiveLevel(row, request.catalogLevel, request.catalogVersion);
+      const level = restockedLevel(base.level, request.change);
+      sql.exec(
+        `INSERT INTO stock (variant_id, catalog_version, level) VALUES (?, ?, ?)
+         ON CONFLICT (variant_id) DO UPDATE SET catalog_version = excluded.catalog_version, level = excluded.level`,
+        request.variantId,
+        base.version,
+        level,
+      );
+      sql.exec(
+        "INSERT OR REPLACE INTO restocks (variant_id, restocked_at) VALUES (?, ?)",
+        request.variantId,
+        Date.now(),
+      );
+      return { ok: true, variantId: request.variantId, level, version: base.version };
+    });
+    if (outcome.ok) await this.#publish();
     return outcome;
   }
 
@@ -151,6 +238,54 @@ export class InventoryObject extends DurableObject<Env> {
       Date.now() - RESERVATION_KEEP_MS,
     );
     await this.#arm();
+  }
+
+  /**
+   * Writes what search should know to KV (kv-layout.ts, catalog:availability): tracked variants
+   * at zero, and restocked ones above zero, each with the load its count is from (a later load
+   * overrides it on the Worker). Chained, so the last write carries the latest state. A failed
+   * write is retried by the next change; the object's count stays the truth for carts meanwhile.
+   */
+  #publish(): Promise<void> {
+    const run = this.#publishing.then(async () => {
+      const doc = this.#availability();
+      const body = JSON.stringify({ sold_out: doc.sold_out, restocked: doc.restocked });
+      if (body === this.#published) return;
+      try {
+        await this.env.CATALOG.put(KV_KEYS.availability, JSON.stringify(doc));
+        this.#published = body;
+      } catch (error) {
+        console.error(JSON.stringify({ event: "availability_publish_failed", error: String(error) }));
+      }
+    });
+    this.#publishing = run;
+    return run;
+  }
+
+  #availability(): AvailabilityDoc {
+    const sql = this.ctx.storage.sql;
+    const soldOut: Record<string, string> = {};
+    const restocked: Record<string, string> = {};
+    for (const r of sql.exec<{ variant_id: string; catalog_version: string }>(
+      "SELECT variant_id, catalog_version FROM stock WHERE level = 0",
+    ))
+      soldOut[r.variant_id] = r.catalog_version;
+    if (hasTable(sql, "restocks")) {
+      for (const r of sql.exec<{ variant_id: string; catalog_version: string }>(
+        "SELECT s.variant_id, s.catalog_version FROM stock s JOIN restocks r USING (variant_id) WHERE s.level > 0",
+      ))
+        restocked[r.variant_id] = r.catalog_version;
+    }
+    return { updated_at: new Date().toISOString(), sold_out: soldOut, restocked };
+  }
+
+  #restocked(variantIds: readonly string[]): Set<string> {
+    if (!hasTable(this.ctx.storage.sql, "restocks")) return new Set();
+    const rows = this.ctx.storage.sql.exec<{ variant_id: string }>(
+      "SELECT variant_id FROM restocks WHERE variant_id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(variantIds),
+    );
+    return new Set([...rows].map((r) => r.variant_id));
   }
 
   #hasTables(): boolean {

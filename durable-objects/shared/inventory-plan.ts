@@ -155,3 +155,78 @@ export function sameLines(recorded: readonly RecordedLine[], lines: readonly Res
   const key = (ls: readonly ReserveLine[]) => JSON.stringify(ls.map((l) => [l.variantId, l.quantity]));
   return key(recorded) === key(lines);
 }
+
+/**
+ * The level a reservation would start from now, without reserving: the stored count unless a
+ * later load restated it (the rule of planReservation). Carts and checkouts price with it.
+ */
+export function effectiveLevel(
+  row: StockRow | undefined,
+  catalogLevel: StockLevel | undefined,
+  catalogVersion: string,
+): { level: StockLevel; version: string } {
+  if (row && row.version >= catalogVersion) return { level: row.level, version: row.version };
+  return { level: catalogLevel ?? null, version: catalogVersion };
+}
+
+/** A merchant's restock: `set` states the units on hand, `add` adds to what is there now. */
+export type StockChange = { readonly set: number } | { readonly add: number };
+
+export type RestockOutcome =
+  | { ok: true; variantId: string; level: number; version: string }
+  | { ok: false; reason: "invalid_input"; issues: InputIssue[] };
+
+/** Checks a restock request; the admin route has already validated the JSON, bugs arrive as values too. */
+export function parseRestock(
+  variantId: unknown,
+  change: unknown,
+  catalogLevel: unknown,
+  catalogVersion: unknown,
+): Result<{ variantId: string; change: StockChange; catalogLevel: StockLevel; catalogVersion: string }, InputIssue[]> {
+  const issues: InputIssue[] = [];
+  if (!isId(variantId))
+    issues.push({ path: "variantId", message: `must be a string of 1 to ${MAX_ID_LENGTH} characters` });
+  if (typeof catalogVersion !== "string" || catalogVersion.length > 128 || !VERSION_FORM.test(catalogVersion))
+    issues.push({
+      path: "catalogVersion",
+      message: "must start with the load's ISO time, e.g. stockVersion(manifest)",
+    });
+  if (!(catalogLevel === null || isUnits(catalogLevel)))
+    issues.push({ path: "catalogLevel", message: "must be a non-negative integer or null" });
+  const parsed = parseStockChange(change);
+  if (!parsed.ok) issues.push(...parsed.error);
+  if (issues.length > 0 || !parsed.ok) return err(issues);
+  return ok({
+    variantId: variantId as string,
+    change: parsed.value,
+    catalogLevel: catalogLevel as StockLevel,
+    catalogVersion: catalogVersion as string,
+  });
+}
+
+const isUnits = (v: unknown): v is number =>
+  typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= MAX_QUANTITY;
+
+/** `{"set": n}` or `{"add": n}`, exactly one, whole units (add may be negative: a count found short). */
+export function parseStockChange(change: unknown): Result<StockChange, InputIssue[]> {
+  const body = typeof change === "object" && change !== null && !Array.isArray(change) ? change : undefined;
+  const keys = body ? Object.keys(body) : [];
+  if (!body || keys.length !== 1 || (keys[0] !== "set" && keys[0] !== "add"))
+    return err([{ path: "$", message: 'send exactly one of {"set": units} or {"add": units}' }]);
+  const value = (body as Record<string, unknown>)[keys[0]];
+  if (keys[0] === "set") {
+    return isUnits(value)
+      ? ok({ set: value })
+      : err([{ path: "$.set", message: `must be an integer from 0 to ${MAX_QUANTITY}` }]);
+  }
+  const add = value;
+  return typeof add === "number" && Number.isInteger(add) && Math.abs(add) <= MAX_QUANTITY && add !== 0
+    ? ok({ add })
+    : err([{ path: "$.add", message: `must be a non-zero integer from -${MAX_QUANTITY} to ${MAX_QUANTITY}` }]);
+}
+
+/** The level after a restock: never below zero (units held by reservations are already gone). */
+export function restockedLevel(base: StockLevel, change: StockChange): number {
+  if ("set" in change) return change.set;
+  return Math.max(0, (base ?? 0) + change.add);
+}

@@ -1,10 +1,11 @@
 /**
- * The merchant's admin surface behind ADMIN_TOKEN: orders (docs/orders.md) and platform
- * API keys (docs/trust.md). Without the secret every /admin route answers 404.
+ * The merchant's admin surface behind ADMIN_TOKEN: orders (docs/orders.md), stock counts
+ * (docs/inventory.md) and platform API keys (docs/trust.md). Without the secret every /admin route answers 404.
  */
 import { jsonResponse } from "../lib/http";
 import { handleApiKeyAdmin } from "./api-keys";
 import { adminAccess } from "./auth";
+import { handleInventoryAdmin } from "./inventory";
 import { type AdminEnv, handleOrderAdmin, noRoute } from "./orders";
 
 export async function handleAdmin(request: Request, env: AdminEnv): Promise<Response> {
@@ -19,6 +20,7 @@ export async function handleAdmin(request: Request, env: AdminEnv): Promise<Resp
     });
   }
   if (pathname.startsWith("/admin/orders/")) return handleOrderAdmin(request, env, pathname);
+  if (pathname.startsWith("/admin/inventory/")) return handleInventoryAdmin(request, env, pathname);
   if (pathname === "/admin/api-keys" || pathname.startsWith("/admin/api-keys/")) {
     return handleApiKeyAdmin(request, env, pathname);
   }

@@ -7,7 +7,7 @@ import { CART_LIMITS, type LineItemRequest } from "../../schemas/ucp/cart";
 import type { Message } from "../../schemas/ucp/common";
 import type { Product, Variant } from "../../schemas/ucp/product";
 import { type CatalogSnapshot, catalogSnapshot, getProducts } from "../catalog/kv-catalog";
-import { stockLevels } from "../catalog/stock";
+import { type LiveStock, liveStock } from "../catalog/stock";
 
 export interface PricedLine {
   /** The line id the platform sent (kept when it names an existing line). */
@@ -21,19 +21,24 @@ export interface PricingResult {
   readonly messages: Message[];
 }
 
-/** Prices lines against the current catalog and its stock levels (what carts and checkouts use). */
+/**
+ * Prices lines against the current catalog and the inventory's live counts (what carts and
+ * checkouts use): a variant sold out a moment ago is out of stock here, not only at completion.
+ */
 export async function priceFromCatalog(
-  kv: KVNamespace,
+  env: Pick<Env, "CATALOG" | "INVENTORY">,
   now: number,
   requested: readonly LineItemRequest[],
 ): Promise<PricingResult> {
-  const snapshot = await catalogSnapshot(kv, now);
-  const stock = snapshot ? await stockLevels(kv, snapshot) : {};
-  return priceLines(kv, snapshot, requested, stock);
+  const snapshot = await catalogSnapshot(env.CATALOG, now);
+  const variantIds = resolveAll(snapshot, requested).flatMap((r) => (r?.variantId ? [r.variantId] : []));
+  const stock = snapshot ? await liveStock(env, snapshot, variantIds) : { levels: {}, restocked: new Set<string>() };
+  return priceLines(env.CATALOG, snapshot, requested, stock);
 }
 
 /**
- * `stock` limits quantities of in-stock variants (backorder and preorder are not limited).
+ * `stock` limits quantities of in-stock variants (backorder and preorder are not limited); a
+ * variant the merchant restocked sells though the catalog file said out of stock.
  * Paths of lines that were dropped point into the request (`$.line_items[i]`); paths of
  * kept lines point at the line as returned.
  */
@@ -41,7 +46,7 @@ export async function priceLines(
   kv: KVNamespace,
   snapshot: CatalogSnapshot | null,
   requested: readonly LineItemRequest[],
-  stock: Readonly<Record<string, number>>,
+  stock: LiveStock,
 ): Promise<PricingResult> {
   const resolved = resolveAll(snapshot, requested);
   const products = await getProducts(kv, [...new Set(resolved.flatMap((r) => (r ? [r.productId] : [])))]);
@@ -57,7 +62,7 @@ export async function priceLines(
       messages.push(error("not_found", `${at}.item.id`, `No item ${line.item.id} in the catalog`));
       return;
     }
-    if (variant.availability?.available === false) {
+    if (variant.availability?.available === false && !stock.restocked.has(variant.id)) {
       messages.push(error("out_of_stock", at, `${variant.title} is out of stock`));
       return;
     }
@@ -66,7 +71,7 @@ export async function priceLines(
       return;
     }
     let quantity = Math.min(line.quantity, CART_LIMITS.maxLineQuantity);
-    const limit = stockLimit(variant, stock, remaining);
+    const limit = stockLimit(variant, stock.levels, remaining);
     if (limit !== undefined && quantity > limit) quantity = limit;
     if (quantity < 1) {
       messages.push(error("out_of_stock", at, `${variant.title} is out of stock`));
@@ -94,9 +99,11 @@ function resolveAll(snapshot: CatalogSnapshot | null, requested: readonly LineIt
     const ref = index.variantRefs.get(line.item.id);
     // A SKU is not an item id: only variant ids and product ids (for their default variant).
     const doc = ref ? index.docs[ref.doc] : undefined;
-    if (ref && doc?.v[ref.variant]?.[0] === line.item.id) return { productId: doc.id, variant: ref.variant };
+    if (ref && doc?.v[ref.variant]?.[0] === line.item.id)
+      return { productId: doc.id, variant: ref.variant, variantId: line.item.id };
     const productDoc = index.productIds.get(line.item.id);
-    return productDoc === undefined ? undefined : { productId: line.item.id, variant: 0 };
+    if (productDoc === undefined) return undefined;
+    return { productId: line.item.id, variant: 0, variantId: index.docs[productDoc]?.v[0]?.[0] };
   });
 }
 

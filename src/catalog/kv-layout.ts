@@ -1,5 +1,5 @@
 /**
- * KV key layout of the CATALOG namespace (written only by scripts/load-catalog.ts):
+ * KV key layout of the CATALOG namespace (written by scripts/load-catalog.ts; catalog:availability by InventoryObject):
  *   catalog:manifest  {version, currency, products, loaded_at, index_parts}: written last by a load
  *   catalog:index:<i> SearchIndexData (search-index.ts) as JSON text cut into index_parts
  *                     parts (a KV value holds at most 25 MiB; 100,000 products make ~34 MB)
@@ -7,6 +7,8 @@
  *                     (loads before issue 9; tests and the benchmark seed it this way)
  *   product:<id>      one Product in the UCP shape (no `url`: composed from the origin)
  *   catalog:stock     {variant id: units on hand}, for inventory (never served)
+ *   catalog:availability  AvailabilityDoc, written only by InventoryObject (docs/inventory.md):
+ *                     live sell-outs and restocks that search and lookup lay over the index
  * A load writes products, index and stock, then the manifest, then deletes the product
  * keys of products no longer in the file (the Worker reaches products only through the
  * index, so a removed product is not served even before its key is gone).
@@ -16,6 +18,7 @@ export const KV_KEYS = {
   index: "catalog:index",
   indexPart: (i: number) => `catalog:index:${i}`,
   stock: "catalog:stock",
+  availability: "catalog:availability",
   productPrefix: "product:",
   product: (id: string) => `product:${id}`,
 } as const;
@@ -31,3 +34,16 @@ export interface CatalogManifest {
 
 /** UTF-16 units per index part: at most 3 UTF-8 bytes each, so a part stays under 25 MiB. */
 export const INDEX_PART_CHARS = 8_000_000;
+
+/**
+ * What InventoryObject publishes: variant id → the catalog load (stockVersion) its count is
+ * from. A variant counted from an older load than the current manifest's is ignored: that
+ * load restated its stock.
+ */
+export interface AvailabilityDoc {
+  readonly updated_at: string;
+  /** Tracked variants with no unit left. */
+  readonly sold_out: Readonly<Record<string, string>>;
+  /** Variants a merchant restocked that have units again (the file may say out_of_stock). */
+  readonly restocked: Readonly<Record<string, string>>;
+}

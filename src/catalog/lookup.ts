@@ -5,7 +5,8 @@
 import type { LookupRequest } from "../../schemas/ucp/catalog";
 import type { Message } from "../../schemas/ucp/common";
 import type { Product, Variant } from "../../schemas/ucp/product";
-import { type CatalogSnapshot, getProducts } from "./kv-catalog";
+import { liveProducts } from "./availability";
+import type { CatalogSnapshot } from "./kv-catalog";
 import { withVariants } from "./product-view";
 import { featuredVariant, type VariantFilter, variantPasses } from "./search-engine";
 
@@ -36,7 +37,7 @@ export async function runLookup(
   }
   if (!snapshot || resolved.size === 0) return [];
   const docIds = [...resolved.keys()].map((doc) => snapshot.index.docs[doc]?.id ?? "");
-  const products = await getProducts(kv, docIds);
+  const products = await liveProducts(kv, snapshot, docIds);
   const out: Array<Product & { variants: LookupVariant[] }> = [];
   [...resolved.entries()].forEach(([, variants], i) => {
     const product = products.get(docIds[i] ?? "");

@@ -3,8 +3,9 @@ import { CATALOG_LIMITS, type SearchFilters, type SearchRequest } from "../../sc
 import type { Message } from "../../schemas/ucp/common";
 import type { Product } from "../../schemas/ucp/product";
 import { err, ok, type Result } from "../lib/result";
+import { liveProducts } from "./availability";
 import { decodeCursor, encodeCursor, requestFingerprint } from "./cursor";
-import { type CatalogSnapshot, getProducts } from "./kv-catalog";
+import type { CatalogSnapshot } from "./kv-catalog";
 import { withVariants } from "./product-view";
 import { normalizeFilter, searchIndex, type VariantFilter } from "./search-engine";
 
@@ -58,7 +59,7 @@ export async function runSearch(
   const { hits, total } = searchIndex(snapshot.index, plan.query, plan.filter, plan.offset + plan.limit);
   const page = hits.slice(plan.offset, plan.offset + plan.limit);
   const ids = page.map((hit) => snapshot.index.docs[hit.doc]?.id ?? "");
-  const docs = await getProducts(kv, ids);
+  const docs = await liveProducts(kv, snapshot, ids);
   const products: Product[] = [];
   page.forEach((hit, i) => {
     const product = docs.get(ids[i] ?? "");

@@ -1,7 +1,9 @@
 /**
- * Stock levels as loaded with the catalog (`catalog:stock`), cached per catalog version.
- * KV is eventually consistent: these are estimates for carts, never a reservation.
+ * Stock levels: as loaded with the catalog (`catalog:stock`, cached per catalog version), and
+ * as the InventoryObject counts them now (liveStock), which is what carts and checkouts show.
  */
+import type { InventoryObject } from "../../durable-objects/inventory-object";
+import { INVENTORY_NAME, stockVersion } from "../../durable-objects/shared/inventory-plan";
 import type { CatalogSnapshot } from "./kv-catalog";
 import { KV_KEYS } from "./kv-layout";
 
@@ -16,4 +18,44 @@ export async function stockLevels(
   const stock = (await kv.get<Record<string, number>>(KV_KEYS.stock, "json")) ?? {};
   cached = { version, stock };
   return stock;
+}
+
+export interface LiveStock {
+  /** Units a reservation would find now; absent = not limited. */
+  readonly levels: Readonly<Record<string, number>>;
+  /** Variants a merchant restocked: they sell though the catalog file said out of stock. */
+  readonly restocked: ReadonlySet<string>;
+}
+
+/**
+ * One RPC to the inventory for the variants of one cart or checkout write. If the object
+ * cannot answer, the catalog's levels stand in (logged): completion still reserves against
+ * the object, so nothing oversells; only the early message may be missing.
+ */
+export async function liveStock(
+  env: Pick<Env, "CATALOG" | "INVENTORY">,
+  snapshot: CatalogSnapshot,
+  variantIds: readonly string[],
+): Promise<LiveStock> {
+  const catalog = await stockLevels(env.CATALOG, snapshot);
+  const ids = [...new Set(variantIds)];
+  // fromEntries defines own properties, so an id such as "__proto__" stays data.
+  const given: Record<string, number> = Object.fromEntries(
+    ids.flatMap((id): Array<[string, number]> => {
+      const level = Object.hasOwn(catalog, id) ? catalog[id] : undefined;
+      return level === undefined ? [] : [[id, level]];
+    }),
+  );
+  if (ids.length === 0) return { levels: given, restocked: new Set() };
+  try {
+    const inventory = env.INVENTORY.getByName(INVENTORY_NAME) as DurableObjectStub<InventoryObject>;
+    const live = await inventory.levels(ids, given, stockVersion(snapshot.manifest));
+    const levels: Record<string, number> = Object.fromEntries(
+      Object.entries(live.levels).filter((e): e is [string, number] => typeof e[1] === "number"),
+    );
+    return { levels, restocked: new Set(live.restocked) };
+  } catch (error) {
+    console.error(JSON.stringify({ event: "inventory_levels_failed", error: String(error) }));
+    return { levels: given, restocked: new Set() };
+  }
 }

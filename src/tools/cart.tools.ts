@@ -103,7 +103,7 @@ export const cancelCart = defineTool({
 });
 
 async function priceCart(cart: CartRequest, ctx: ToolContext) {
-  const { lines, messages } = await priceFromCatalog(ctx.env.CATALOG, ctx.now, cart.line_items);
+  const { lines, messages } = await priceFromCatalog(ctx.env, ctx.now, cart.line_items);
   const requested = cart.context?.currency?.toUpperCase();
   if (requested && requested !== ctx.config.currency) {
     messages.push({

@@ -10,7 +10,8 @@ import {
   SearchResponseSchema,
 } from "../../schemas/ucp/catalog";
 import type { Message } from "../../schemas/ucp/common";
-import { catalogSnapshot, getProducts } from "../catalog/kv-catalog";
+import { liveProducts, liveSnapshot } from "../catalog/availability";
+import { catalogSnapshot } from "../catalog/kv-catalog";
 import { runLookup } from "../catalog/lookup";
 import { productDetail } from "../catalog/product-detail";
 import { planSearch, runSearch, toVariantFilter } from "../catalog/search";
@@ -33,7 +34,7 @@ export const searchCatalog = defineTool({
   async run({ catalog }, ctx) {
     const plan = planSearch(catalog, ctx.config.currency);
     if (!plan.ok) return err(invalidParams(plan.error.message, { path: plan.error.path }));
-    const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
+    const snapshot = await currentCatalog(ctx.env.CATALOG, ctx.now);
     const page = await runSearch(ctx.env.CATALOG, snapshot, plan.value, ctx.config.origin);
     return ok({
       ucp: ctx.envelope(),
@@ -62,7 +63,7 @@ export const lookupCatalog = defineTool({
     }
     const messages: Message[] = [];
     const filter = toVariantFilter(catalog.filters, catalog.context?.currency, ctx.config.currency, messages);
-    const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
+    const snapshot = await currentCatalog(ctx.env.CATALOG, ctx.now);
     const products = await runLookup(ctx.env.CATALOG, snapshot, catalog, filter, ctx.config.origin, messages);
     return ok({ ucp: ctx.envelope(), products, ...withMessages(messages) });
   },
@@ -77,13 +78,13 @@ export const getProduct = defineTool({
   input: z.object({ catalog: GetProductRequestSchema }),
   output: GetProductResponseSchema,
   async run({ catalog }, ctx) {
-    const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
+    const snapshot = await currentCatalog(ctx.env.CATALOG, ctx.now);
     const index = snapshot?.index;
     const productDoc = index?.productIds.get(catalog.id);
     const ref = productDoc === undefined ? index?.variantRefs.get(catalog.id) : undefined;
     const docIndex = productDoc ?? ref?.doc;
     const doc = docIndex === undefined ? undefined : index?.docs[docIndex];
-    const product = doc ? (await getProducts(ctx.env.CATALOG, [doc.id])).get(doc.id) : undefined;
+    const product = doc && snapshot ? (await liveProducts(ctx.env.CATALOG, snapshot, [doc.id])).get(doc.id) : undefined;
     if (!doc || !product) return err(invalidParams("Product not found", { id: catalog.id }));
     const messages: Message[] = [];
     const filter = toVariantFilter(catalog.filters, catalog.context?.currency, ctx.config.currency, messages);
@@ -94,3 +95,9 @@ export const getProduct = defineTool({
     return ok({ ucp: ctx.envelope(), product: detail, ...withMessages(messages) });
   },
 });
+
+/** The catalog with the inventory's live sell-outs and restocks laid over it (availability.ts). */
+async function currentCatalog(kv: KVNamespace, now: number) {
+  const snapshot = await catalogSnapshot(kv, now);
+  return snapshot ? liveSnapshot(kv, snapshot, now) : null;
+}

@@ -45,8 +45,10 @@ export const createCheckout = defineTool({
       return ok(errorResponse(ctx, "out_of_stock", "None of the requested items can be bought.", input.lineMessages));
     }
     const key = ctx.meta.idempotencyKey;
-    const id = checkout.cart_id
-      ? await cartCheckoutId(checkout.cart_id, ctx)
+    const linked = checkout.cart_id ? await cartCheckoutId(checkout.cart_id, ctx) : undefined;
+    if (typeof linked === "object") return ok(cartOrdered(ctx, linked.completed));
+    const id = linked
+      ? linked
       : key
         ? await derivedId("chk", ctx.config.idSecret, `${ctx.meta.profile}\n${key}`)
         : await newId("chk", ctx.config.idSecret);
@@ -162,17 +164,28 @@ function view(ctx: ToolContext, id: string) {
 
 /**
  * The cart's checkout: the current generation's id while that checkout is open (UCP: one
- * active checkout per cart, returned again), else the next generation's. Ids are derived,
- * so concurrent creates for one cart converge on one checkout.
+ * active checkout per cart, returned again), the next generation's after a cancel. Ids are
+ * derived, so concurrent creates for one cart converge on one checkout. A completed checkout
+ * closes the cart: one cart places at most one order (docs/decisions.md, issue 10).
  */
-async function cartCheckoutId(cartId: string, ctx: ToolContext): Promise<string> {
+async function cartCheckoutId(cartId: string, ctx: ToolContext): Promise<string | { completed: string }> {
   const cart = ctx.env.CART.getByName(cartId) as DurableObjectStub<CartObject>;
   const idFor = (generation: number) => derivedId("chk", ctx.config.idSecret, `cart\n${cartId}\n${generation}`);
   const generation = await cart.checkoutGeneration();
   const id = await idFor(generation);
   const status = await stub(ctx, id).status();
-  if (status !== "completed" && status !== "canceled") return id;
+  if (status === "completed") return { completed: id };
+  if (status !== "canceled") return id;
   return idFor(await cart.advanceCheckout(generation));
+}
+
+/** An agent retrying after a timeout must not place the order twice: it is told where the order is. */
+function cartOrdered(ctx: ToolContext, checkoutId: string): UcpPayload {
+  return errorResponse(
+    ctx,
+    "invalid_state",
+    `This cart was already ordered: its checkout ${checkoutId} is completed and holds the order. Read it with get_checkout; to order again, create a new cart.`,
+  );
 }
 
 /** The cart's lines, context and buyer (UCP: the cart's contents win over the request's). */
@@ -192,7 +205,7 @@ async function fromCart(cartId: string, ctx: ToolContext): Promise<Partial<Check
 }
 
 async function checkoutInput(request: CheckoutCreate | CheckoutUpdate, ctx: ToolContext) {
-  const { lines, messages } = await priceFromCatalog(ctx.env.CATALOG, ctx.now, request.line_items ?? []);
+  const { lines, messages } = await priceFromCatalog(ctx.env, ctx.now, request.line_items ?? []);
   return {
     lines,
     lineMessages: messages,

@@ -1,0 +1,80 @@
+/**
+ * Merchant stock counts: `POST /admin/inventory/<variant id>` with `{"set": n}` (units on hand
+ * now) or `{"add": n}` (a delivery; negative for a shortfall), and `GET` for the current count,
+ * behind ADMIN_TOKEN (docs/inventory.md). The InventoryObject applies it and publishes the
+ * variant's availability to search.
+ */
+import type { InventoryObject } from "../../durable-objects/inventory-object";
+import { INVENTORY_NAME, parseStockChange, stockVersion } from "../../durable-objects/shared/inventory-plan";
+import { catalogSnapshot, getProducts } from "../catalog/kv-catalog";
+import { stockLevels } from "../catalog/stock";
+import { jsonResponse } from "../lib/http";
+import { readCapped } from "../lib/read-capped";
+import { type AdminEnv, noRoute } from "./orders";
+
+const ROUTE = /^\/admin\/inventory\/([^/]{1,600})$/;
+const BODY_LIMIT = 4 * 1024;
+
+export async function handleInventoryAdmin(request: Request, env: AdminEnv, pathname: string): Promise<Response> {
+  const raw = ROUTE.exec(pathname)?.[1];
+  const variantId = raw === undefined ? undefined : decode(raw);
+  if (variantId === undefined || (request.method !== "POST" && request.method !== "GET")) return noRoute(pathname);
+  const target = await countedVariant(env, variantId);
+  if (target instanceof Response) return target;
+  const inventory = env.INVENTORY.getByName(INVENTORY_NAME) as DurableObjectStub<InventoryObject>;
+  if (request.method === "GET") {
+    const now = await inventory.levels([variantId], { [variantId]: target.catalogLevel }, target.version);
+    return jsonResponse({ variant_id: variantId, available: now.levels[variantId] ?? target.catalogLevel });
+  }
+  const text = await readCapped(request, BODY_LIMIT);
+  if (text === undefined)
+    return jsonResponse({ error: "too_large", message: `Bodies are at most ${BODY_LIMIT} bytes.` }, 413);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return jsonResponse({ error: "invalid_json", issues: [{ path: "$", message: "the body is not JSON" }] }, 400);
+  }
+  const change = parseStockChange(body);
+  if (!change.ok) return jsonResponse({ error: "invalid_input", issues: change.error }, 400);
+  const outcome = await inventory.restock(variantId, change.value, target.catalogLevel, target.version);
+  if (!outcome.ok) return jsonResponse({ error: "invalid_input", issues: outcome.issues }, 400);
+  return jsonResponse({ variant_id: variantId, available: outcome.level });
+}
+
+/** The variant in the current catalog, with its level as loaded; backorder/preorder are not counted. */
+async function countedVariant(
+  env: AdminEnv,
+  variantId: string,
+): Promise<Response | { catalogLevel: number; version: string }> {
+  const snapshot = await catalogSnapshot(env.CATALOG, Date.now());
+  const ref = snapshot?.index.variantRefs.get(variantId);
+  const doc = ref && snapshot ? snapshot.index.docs[ref.doc] : undefined;
+  if (!snapshot || !ref || !doc || doc.v[ref.variant]?.[0] !== variantId) {
+    return jsonResponse({ error: "not_found", message: `No variant ${variantId.slice(0, 200)} in the catalog.` }, 404);
+  }
+  const product = (await getProducts(env.CATALOG, [doc.id])).get(doc.id);
+  const status = product?.variants[ref.variant]?.availability?.status;
+  if (status === "backorder" || status === "preorder") {
+    return jsonResponse(
+      {
+        error: "not_counted",
+        message: `${variantId.slice(0, 200)} sells on ${status}: its stock is not counted. Change its status in the catalog file to count it.`,
+      },
+      409,
+    );
+  }
+  const stock = await stockLevels(env.CATALOG, snapshot);
+  return {
+    catalogLevel: Object.hasOwn(stock, variantId) ? (stock[variantId] ?? 0) : 0,
+    version: stockVersion(snapshot.manifest),
+  };
+}
+
+function decode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}

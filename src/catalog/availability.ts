@@ -1,0 +1,118 @@
+/**
+ * Live availability laid over the catalog: InventoryObject publishes sell-outs and restocks to
+ * KV (catalog:availability, kv-layout.ts); search, lookup and get_product read it through a
+ * short per-isolate cache, so the `available` filter and the variants shown follow the stock
+ * within seconds without a catalog load. Carts and checkouts ask the object itself (pricing.ts).
+ */
+
+import { stockVersion } from "../../durable-objects/shared/inventory-plan";
+import type { Product, Variant } from "../../schemas/ucp/product";
+import { type CatalogSnapshot, getProducts } from "./kv-catalog";
+import { type AvailabilityDoc, KV_KEYS } from "./kv-layout";
+import type { HydratedIndex } from "./search-engine";
+import type { IndexVariant } from "./search-index";
+
+/** How stale search's availability may be on one isolate (the issue allows seconds). */
+export const AVAILABILITY_REFRESH_MS = 2_000;
+
+export interface LiveAvailability {
+  /** Variant ids the inventory counts at zero now. */
+  readonly soldOut: ReadonlySet<string>;
+  /** Variant ids a merchant restocked that have units again. */
+  readonly restocked: ReadonlySet<string>;
+}
+
+const NONE: LiveAvailability = { soldOut: new Set(), restocked: new Set() };
+
+let cached: { doc: AvailabilityDoc | null; checkedAt: number } | undefined;
+let loading: Promise<AvailabilityDoc | null> | undefined;
+/** The last overlaid snapshot, so one index copy serves every request until something changes. */
+let overlaid: { base: CatalogSnapshot; doc: AvailabilityDoc | null; live: LiveSnapshot } | undefined;
+
+export interface LiveSnapshot extends CatalogSnapshot {
+  readonly live: LiveAvailability;
+}
+
+/** The catalog with the inventory's sell-outs and restocks applied to variants' availability. */
+export async function liveSnapshot(kv: KVNamespace, snapshot: CatalogSnapshot, now: number): Promise<LiveSnapshot> {
+  const doc = await availabilityDoc(kv, now);
+  if (overlaid && overlaid.base === snapshot && overlaid.doc === doc) return overlaid.live;
+  const live = forCatalog(doc, stockVersion(snapshot.manifest));
+  const result = { ...snapshot, index: overlayIndex(snapshot.index, live), live };
+  overlaid = { base: snapshot, doc, live: result };
+  return result;
+}
+
+/** Entries counted from an older load than the current one are void: that load restated them. */
+export function forCatalog(doc: AvailabilityDoc | null, catalogVersion: string): LiveAvailability {
+  if (!doc) return NONE;
+  const current = (entries: Readonly<Record<string, string>> | undefined) =>
+    new Set(Object.entries(entries ?? {}).flatMap(([id, version]) => (version >= catalogVersion ? [id] : [])));
+  return { soldOut: current(doc.sold_out), restocked: current(doc.restocked) };
+}
+
+/** A copy of the index whose affected documents carry the live flag; untouched ones are shared. */
+export function overlayIndex(index: HydratedIndex, live: LiveAvailability): HydratedIndex {
+  if (live.soldOut.size === 0 && live.restocked.size === 0) return index;
+  const docs = [...index.docs];
+  for (const id of [...live.soldOut, ...live.restocked]) {
+    const ref = index.variantRefs.get(id);
+    const doc = ref ? docs[ref.doc] : undefined;
+    if (!ref || !doc || doc.v[ref.variant]?.[0] !== id) continue;
+    const available = live.soldOut.has(id) ? 0 : 1;
+    docs[ref.doc] = {
+      ...doc,
+      v: doc.v.map((v, i) => (i === ref.variant ? ([v[0], v[1], v[2], available] as IndexVariant) : v)),
+    };
+  }
+  return { ...index, docs };
+}
+
+/** getProducts, with live availability when the snapshot carries it (liveSnapshot). */
+export async function liveProducts(
+  kv: KVNamespace,
+  snapshot: CatalogSnapshot | LiveSnapshot,
+  ids: readonly string[],
+): Promise<Map<string, Product>> {
+  const products = await getProducts(kv, ids);
+  const live = "live" in snapshot ? snapshot.live : undefined;
+  if (!live || (live.soldOut.size === 0 && live.restocked.size === 0)) return products;
+  return new Map([...products].map(([id, product]) => [id, withLiveAvailability(product, live)]));
+}
+
+/** The product as a buyer should see it now: sold-out and restocked variants say so. */
+export function withLiveAvailability<P extends Product>(product: P, live: LiveAvailability): P {
+  if (!product.variants.some((v) => live.soldOut.has(v.id) || live.restocked.has(v.id))) return product;
+  return { ...product, variants: product.variants.map((v) => liveVariant(v, live)) };
+}
+
+export function liveVariant<V extends Variant>(variant: V, live: LiveAvailability): V {
+  if (live.soldOut.has(variant.id))
+    return { ...variant, availability: { ...variant.availability, available: false, status: "out_of_stock" } };
+  if (live.restocked.has(variant.id))
+    return { ...variant, availability: { ...variant.availability, available: true, status: "in_stock" } };
+  return variant;
+}
+
+async function availabilityDoc(kv: KVNamespace, now: number): Promise<AvailabilityDoc | null> {
+  if (cached && now - cached.checkedAt < AVAILABILITY_REFRESH_MS) return cached.doc;
+  loading ??= kv
+    .get<AvailabilityDoc>(KV_KEYS.availability, "json")
+    .catch(() => cached?.doc ?? null)
+    .then((doc) => {
+      // Keep the same object while nothing changed, so the overlaid index is reused.
+      const same = cached?.doc && doc && JSON.stringify(cached.doc) === JSON.stringify(doc);
+      cached = { doc: same ? (cached?.doc ?? null) : doc, checkedAt: now };
+      return cached.doc;
+    })
+    .finally(() => {
+      loading = undefined;
+    });
+  return loading;
+}
+
+/** Test hook: forget what was read, so the next call reads KV. */
+export function resetAvailabilityCache(): void {
+  cached = undefined;
+  overlaid = undefined;
+}
