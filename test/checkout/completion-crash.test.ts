@@ -279,3 +279,22 @@ describe("recovery that cannot finish yet", () => {
     expect(await available()).toBe(before);
   });
 });
+
+describe("a session the previous version left complete_in_progress (no attempt stored)", () => {
+  it("is canceled at expiry, and its alarm is not re-armed to the past expiry", async () => {
+    const checkout = await readyCheckout([{ id: variant?.id ?? "", quantity: 1 }]);
+    await runInDurableObject(checkoutStub(checkout.id), (_i: CheckoutObject, state) => {
+      const row = state.storage.sql.exec<{ state: string }>("SELECT state FROM checkout").one();
+      const marked = { ...JSON.parse(row.state), status: "complete_in_progress", expires_at: Date.now() - 1000 };
+      state.storage.sql.exec("UPDATE checkout SET state = ?", JSON.stringify(marked));
+    });
+
+    expect(await runDurableObjectAlarm(checkoutStub(checkout.id))).toBe(true);
+
+    const after = await stored(checkout.id);
+    expect(after.status).toBe("canceled");
+    expect(after.messages).toEqual([expect.objectContaining({ code: "expired" })]);
+    const next = await alarmOf(checkout.id);
+    expect(next === null || next > Date.now()).toBe(true);
+  });
+});
