@@ -6,7 +6,10 @@
  */
 import { createRequire } from "node:module";
 import { iso31661, iso31662 } from "iso-3166";
+import { DEMO_COMMERCE_CONFIG, parseCommerceConfig } from "../../src/checkout/commerce-config";
 import { geoKey } from "../../src/lib/geo/geo-key";
+import { CliError } from "./cli-error";
+import { readVars } from "./wrangler-config";
 
 // The package's English locale file: names and aliases by alpha-2 code.
 const en = createRequire(import.meta.url)("i18n-iso-countries/langs/en.json") as {
@@ -65,4 +68,18 @@ export const REGION_KEYS: Readonly<Record<string, Readonly<Record<string, string
   ${json(table.regions)},
 );
 `;
+}
+
+/** The countries with a regional tax rate in the demo settings or in `tomlPath`'s [vars.TAX]. */
+export function regionTaxCountries(tomlPath: string): string[] {
+  const countries = new Set<string>();
+  for (const [where, vars] of [
+    ["the demo settings", DEMO_COMMERCE_CONFIG],
+    ["wrangler.toml", readVars(tomlPath)],
+  ] as const) {
+    const parsed = parseCommerceConfig({ TAX: vars.TAX });
+    if (!parsed.ok) throw new CliError(`${where}: ${parsed.problems[0]}`);
+    for (const rate of parsed.config.tax.rates) if (rate.region !== undefined) countries.add(rate.country);
+  }
+  return [...countries].sort();
 }
