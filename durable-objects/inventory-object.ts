@@ -5,7 +5,7 @@
  * values, never thrown. Tables appear on the first successful reservation (docs/inventory.md).
  */
 import { DurableObject } from "cloudflare:workers";
-import { type AvailabilityDoc, KV_KEYS } from "../src/catalog/kv-layout";
+import { AvailabilityPublisher } from "./shared/availability-publisher";
 import {
   effectiveLevel,
   parseReserve,
@@ -63,10 +63,8 @@ interface Reservation {
 export class InventoryObject extends DurableObject<Env> {
   /** Whether the tables exist: a cache of what SQLite says (nothing here ever drops them). */
   #ready = false;
-  /** The availability document last written to KV (JSON), so an unchanged one is not rewritten. */
-  #published: string | undefined;
-  /** Publications run one after another, each reading the state it publishes when it runs. */
-  #publishing: Promise<void> = Promise.resolve();
+  /** Sell-outs and restocks, published to KV for search (shared/availability-publisher.ts). */
+  readonly #availability = new AvailabilityPublisher(this.ctx.storage.sql, this.env.CATALOG);
 
   /**
    * Reserves every line or none. `levels` are the catalog's stock levels at `catalogVersion`
@@ -119,7 +117,7 @@ export class InventoryObject extends DurableObject<Env> {
     });
     // Set only once the transaction committed: a rolled-back one leaves no tables.
     if (outcome.ok) this.#ready = true;
-    if (outcome.ok && !outcome.replayed) await this.#publish();
+    if (outcome.ok && !outcome.replayed) await this.#availability.publish();
     return outcome;
   }
 
@@ -149,7 +147,7 @@ export class InventoryObject extends DurableObject<Env> {
     });
     if (outcome.released) {
       await this.#arm();
-      await this.#publish();
+      await this.#availability.publish();
     }
     return outcome;
   }
@@ -168,7 +166,7 @@ export class InventoryObject extends DurableObject<Env> {
     const ids = variantIds.filter((v): v is string => typeof v === "string").slice(0, 1000);
     const given = typeof catalogLevels === "object" && catalogLevels !== null ? catalogLevels : {};
     const rows = this.#hasTables() ? this.#rows(ids) : new Map<string, StockRow>();
-    const restocked = this.#hasTables() ? this.#restocked(ids) : new Set<string>();
+    const restocked = this.#hasTables() ? this.#availability.restocked(ids) : new Set<string>();
     const levels: Array<[string, StockLevel]> = [];
     const shown: string[] = [];
     for (const id of ids) {
@@ -218,7 +216,7 @@ export class InventoryObject extends DurableObject<Env> {
       );
       return { ok: true, variantId: request.variantId, level, version: base.version };
     });
-    if (outcome.ok) await this.#publish();
+    if (outcome.ok) await this.#availability.publish();
     return outcome;
   }
 
@@ -238,54 +236,6 @@ export class InventoryObject extends DurableObject<Env> {
       Date.now() - RESERVATION_KEEP_MS,
     );
     await this.#arm();
-  }
-
-  /**
-   * Writes what search should know to KV (kv-layout.ts, catalog:availability): tracked variants
-   * at zero, and restocked ones above zero, each with the load its count is from (a later load
-   * overrides it on the Worker). Chained, so the last write carries the latest state. A failed
-   * write is retried by the next change; the object's count stays the truth for carts meanwhile.
-   */
-  #publish(): Promise<void> {
-    const run = this.#publishing.then(async () => {
-      const doc = this.#availability();
-      const body = JSON.stringify({ sold_out: doc.sold_out, restocked: doc.restocked });
-      if (body === this.#published) return;
-      try {
-        await this.env.CATALOG.put(KV_KEYS.availability, JSON.stringify(doc));
-        this.#published = body;
-      } catch (error) {
-        console.error(JSON.stringify({ event: "availability_publish_failed", error: String(error) }));
-      }
-    });
-    this.#publishing = run;
-    return run;
-  }
-
-  #availability(): AvailabilityDoc {
-    const sql = this.ctx.storage.sql;
-    const soldOut: Record<string, string> = {};
-    const restocked: Record<string, string> = {};
-    for (const r of sql.exec<{ variant_id: string; catalog_version: string }>(
-      "SELECT variant_id, catalog_version FROM stock WHERE level = 0",
-    ))
-      soldOut[r.variant_id] = r.catalog_version;
-    if (hasTable(sql, "restocks")) {
-      for (const r of sql.exec<{ variant_id: string; catalog_version: string }>(
-        "SELECT s.variant_id, s.catalog_version FROM stock s JOIN restocks r USING (variant_id) WHERE s.level > 0",
-      ))
-        restocked[r.variant_id] = r.catalog_version;
-    }
-    return { updated_at: new Date().toISOString(), sold_out: soldOut, restocked };
-  }
-
-  #restocked(variantIds: readonly string[]): Set<string> {
-    if (!hasTable(this.ctx.storage.sql, "restocks")) return new Set();
-    const rows = this.ctx.storage.sql.exec<{ variant_id: string }>(
-      "SELECT variant_id FROM restocks WHERE variant_id IN (SELECT value FROM json_each(?))",
-      JSON.stringify(variantIds),
-    );
-    return new Set([...rows].map((r) => r.variant_id));
   }
 
   #hasTables(): boolean {
