@@ -17,6 +17,7 @@ import {
   pruneLedger,
   recordLedger,
 } from "./shared/idempotency";
+import { type Caller, mayAct, OWNER_SCHEMA, recordOwner } from "./shared/owner";
 import { ensureTables, hasTable } from "./shared/schema";
 
 const CART_SCHEMA = `CREATE TABLE IF NOT EXISTS cart (
@@ -30,6 +31,8 @@ const LINK_SCHEMA = "CREATE TABLE IF NOT EXISTS checkout_link (id INTEGER PRIMAR
 export interface CartView {
   readonly envelope: UcpEnvelope;
   readonly continueUrl: string;
+  /** Who asks: anyone but the cart's owner is answered not_found (shared/owner.ts). */
+  readonly caller: Caller;
 }
 
 export interface CartCommand extends CartView {
@@ -58,8 +61,10 @@ export class CartObject extends DurableObject<Env> {
   async create(command: CartCommand): Promise<CartReply> {
     const now = Date.now();
     const reply = this.ctx.storage.transactionSync(() => {
-      ensureTables(this.ctx.storage.sql, [CART_SCHEMA, LEDGER_SCHEMA]);
+      ensureTables(this.ctx.storage.sql, [CART_SCHEMA, LEDGER_SCHEMA, OWNER_SCHEMA]);
       this.#ready = true;
+      if (!this.#load(now)) recordOwner(this.ctx.storage.sql, command.caller);
+      if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
       const seen = this.#ledger(command.idempotency, now);
       if (seen) return seen;
       const existing = this.#load(now);
@@ -77,11 +82,12 @@ export class CartObject extends DurableObject<Env> {
 
   /** The cart as it is, or not_found (never existed, expired, canceled). Writes nothing. */
   async read(view: CartView): Promise<CartReply> {
+    if (!this.#hasTables() || !mayAct(this.ctx.storage.sql, view.caller)) return { kind: "not_found" };
     const now = Date.now();
     const key = `${view.continueUrl}\n${JSON.stringify(view.envelope)}`;
     const last = this.#lastRead;
     if (last?.key === key && now < last.expiresAt) return { kind: "ok", body: last.body };
-    const cart = this.#hasTables() ? this.#load(now) : undefined;
+    const cart = this.#load(now);
     if (!cart) return { kind: "not_found" };
     const body = JSON.stringify(cartPayload(cart, view.envelope, view.continueUrl, []));
     this.#lastRead = { key, body, expiresAt: cart.expires_at };
@@ -93,6 +99,7 @@ export class CartObject extends DurableObject<Env> {
     if (!this.#hasTables()) return { kind: "not_found" };
     const now = Date.now();
     const reply = this.ctx.storage.transactionSync(() => {
+      if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
       const seen = this.#ledger(command.idempotency, now);
       if (seen) return seen;
       const cart = this.#load(now);
@@ -112,6 +119,7 @@ export class CartObject extends DurableObject<Env> {
     if (!this.#hasTables()) return { kind: "not_found" };
     const now = Date.now();
     const reply = this.ctx.storage.transactionSync(() => {
+      if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
       const seen = this.#ledger(command.idempotency, now);
       if (seen) return seen;
       const cart = this.#load(now);

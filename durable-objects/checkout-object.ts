@@ -29,6 +29,7 @@ import {
   pruneLedger,
   recordLedger,
 } from "./shared/idempotency";
+import { type Caller, mayAct, OWNER_SCHEMA, recordOwner } from "./shared/owner";
 import { ensureTables, hasTable } from "./shared/schema";
 
 const CHECKOUT_SCHEMA = "CREATE TABLE IF NOT EXISTS checkout (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
@@ -38,6 +39,8 @@ export const CLOSED_RETENTION_MS = 30 * 24 * 3600_000;
 export interface CheckoutView {
   readonly envelope: CheckoutEnvelope;
   readonly continueUrl: string;
+  /** Who asks: anyone but the session's owner is answered not_found (shared/owner.ts). */
+  readonly caller: Caller;
 }
 
 export interface CheckoutWrite extends CheckoutView {
@@ -61,7 +64,9 @@ export class CheckoutObject extends DurableObject<Env> {
   async create(command: CheckoutWrite & { base: CheckoutBase }): Promise<CheckoutReply> {
     const now = Date.now();
     const reply = this.#transact(() => {
-      ensureTables(this.ctx.storage.sql, [CHECKOUT_SCHEMA, LEDGER_SCHEMA]);
+      ensureTables(this.ctx.storage.sql, [CHECKOUT_SCHEMA, LEDGER_SCHEMA, OWNER_SCHEMA]);
+      if (!this.#stored()) recordOwner(this.ctx.storage.sql, command.caller);
+      if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
       const seen = this.#ledger(command.idempotency, now);
       if (seen) return seen;
       const checkout = this.#load(now) ?? computeCheckout(undefined, command.base, command.input, command.config, now);
@@ -78,7 +83,8 @@ export class CheckoutObject extends DurableObject<Env> {
   }
 
   async read(view: CheckoutView): Promise<CheckoutReply> {
-    const checkout = this.#exists() ? this.#load(Date.now()) : undefined;
+    const mine = this.#exists() && mayAct(this.ctx.storage.sql, view.caller);
+    const checkout = mine ? this.#load(Date.now()) : undefined;
     if (!checkout) return { kind: "not_found" };
     return { kind: "ok", body: JSON.stringify(checkoutPayload(checkout, view.envelope, view.continueUrl)) };
   }
@@ -88,6 +94,7 @@ export class CheckoutObject extends DurableObject<Env> {
     if (!this.#exists()) return { kind: "not_found" };
     const now = Date.now();
     const reply = this.#transact(() => {
+      if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
       const seen = this.#ledger(command.idempotency, now);
       if (seen) return seen;
       const checkout = this.#load(now);
@@ -111,6 +118,7 @@ export class CheckoutObject extends DurableObject<Env> {
     if (!this.#exists()) return { kind: "not_found" };
     const now = Date.now();
     const reply = this.#transact(() => {
+      if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
       const seen = this.#ledger(command.idempotency, now);
       if (seen) return seen;
       const checkout = this.#load(now);
@@ -138,6 +146,7 @@ export class CheckoutObject extends DurableObject<Env> {
     const now = Date.now();
     const start = this.#transact(
       (): { reply: CheckoutReply } | { attempt: CompletionAttempt; instrument: PaymentInstrument } => {
+        if (!mayAct(this.ctx.storage.sql, command.caller)) return { reply: { kind: "not_found" } };
         const seen = this.#ledger(command.idempotency, now);
         if (seen) return { reply: seen };
         const checkout = this.#load(now);

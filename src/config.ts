@@ -54,12 +54,16 @@ export interface MerchantVars {
 const DEFAULT_CART_TTL_HOURS = 72;
 const DEFAULT_WEBHOOK_RETRY_BASE_SECONDS = 10;
 
+export const MISSING_ID_SIGNING_KEY =
+  "ID_SIGNING_KEY is not set: the store signs resource ids and hand-off URLs with it (`npx wrangler secret put ID_SIGNING_KEY`; .dev.vars for local development)";
+
 let cached: { vars: MerchantVars; config: MerchantConfig } | undefined;
 
 export function merchantConfig(env: MerchantVars): MerchantConfig {
   if (cached?.vars === env) return cached.config;
   // A setting buildConfig would quietly default (a typo in the origin or currency) stops the store instead.
   const problems = merchantVarProblems(env as Readonly<Record<string, unknown>>);
+  if (!env.ID_SIGNING_KEY) problems.push(MISSING_ID_SIGNING_KEY);
   if (problems.length > 0) throw new StoreMisconfigured(problems);
   const config = buildConfig(env);
   cached = { vars: env, config };
@@ -77,9 +81,10 @@ export function buildConfig(vars: MerchantVars): MerchantConfig {
     profileFallback: vars.PROFILE_FALLBACK === "assume-compatible" ? "assume-compatible" : "strict",
     mcpEndpoint: `${origin}${MCP_PATH}`,
     cartTtlMs: positiveOr(ttlHours, DEFAULT_CART_TTL_HOURS) * 3600_000,
-    // Without the secret ids are still unguessable (128 random bits); the tag then only
-    // filters junk. Set ID_SIGNING_KEY with `wrangler secret put` for a deployed store.
-    idSecret: vars.ID_SIGNING_KEY || `ucp-worker-unsigned:${origin}`,
+    // No fallback: a secret built from the public origin would let anyone compute derived
+    // ids and hand-off tokens. merchantConfig refuses to run without it (scripts that only
+    // build discovery never use it).
+    idSecret: vars.ID_SIGNING_KEY ?? "",
     // Comma-separated origins such as http://localhost:*; unset in production.
     outboundAllow: parseOutboundAllowList(vars.OUTBOUND_ALLOW),
     webhookRetryBaseSeconds: positiveOr(Number(vars.WEBHOOK_RETRY_BASE_SECONDS), DEFAULT_WEBHOOK_RETRY_BASE_SECONDS),

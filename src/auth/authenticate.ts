@@ -23,6 +23,8 @@ export type Principal =
       readonly via: "signature" | "api_key";
       /** The signing key's kid, or the API key's id. */
       readonly keyId: string;
+      /** What the signature covers (RFC 9421 component names); empty for an API key. */
+      readonly signed: readonly string[];
     };
 
 type Authenticated = Extract<Principal, { tier: "authenticated" }>;
@@ -72,7 +74,7 @@ async function verifyApiKey(input: AuthInput, presented: string): Promise<Result
   const kv = (input.env as { AUTH?: KVNamespace }).AUTH;
   const record = kv ? await findApiKey(kv, presented, input.now) : null;
   if (!record) return err(authError(401, "invalid_api_key", "The API key is unknown or revoked"));
-  return ok({ tier: "authenticated", profile: record.profile, via: "api_key", keyId: record.id });
+  return ok({ tier: "authenticated", profile: record.profile, via: "api_key", keyId: record.id, signed: [] });
 }
 
 async function verifySignature(input: AuthInput): Promise<Result<Principal, ProtocolError>> {
@@ -104,7 +106,13 @@ async function verifySignature(input: AuthInput): Promise<Result<Principal, Prot
     { now, maxAgeSeconds: input.trust.signatureMaxAgeSeconds },
   );
   if (!verified.ok) return err(signatureError(verified.error));
-  return ok({ tier: "authenticated", profile: url.value.href, via: "signature", keyId: verified.value.keyid });
+  return ok({
+    tier: "authenticated",
+    profile: url.value.href,
+    via: "signature",
+    keyId: verified.value.keyid,
+    signed: verified.value.components,
+  });
 }
 
 function signatureError(failure: SignatureFailure): ProtocolError {

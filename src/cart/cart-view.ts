@@ -19,10 +19,6 @@ export function cartPayload(cart: CartState, envelope: UcpEnvelope, continueUrl:
   };
 }
 
-export function cartContinueUrl(origin: string, cartId: string): string {
-  return `${origin}/cart/${cartId}`;
-}
-
 /** No cart to return (never existed, expired, canceled): an error response. */
 export function cartNotFound(envelope: UcpEnvelope, origin: string) {
   return {

@@ -12,6 +12,7 @@ import type { PaymentInstrument } from "../../schemas/ucp/checkout";
 import { catalogSnapshot } from "../catalog/kv-catalog";
 import { stockLevels } from "../catalog/stock";
 import type { MerchantConfig } from "../config";
+import { handoffUrl } from "../lib/handoff-token";
 import { derivedId } from "../lib/ids";
 import { orderFromCheckout } from "../order/order-state";
 import type { PaymentProcessor } from "../payment/processor";
@@ -130,8 +131,9 @@ async function reserve(attempt: CompletionAttempt, env: Env, now: number): Promi
 
 async function placeOrder(attempt: CompletionAttempt, chargeId: string, ports: AttemptPorts, now: number) {
   const { config } = ports;
-  const orderId = await derivedId("ord", config.idSecret, attempt.checkout.id);
-  const permalink = `${config.origin}/orders/${orderId}`;
+  const orderId = await derivedId("ord", config.idSecret, attempt.owner, attempt.checkout.id);
+  // The buyer's page carries a sealed token, never the API id (src/lib/handoff-token.ts).
+  const permalink = await handoffUrl(config.origin, config.idSecret, "order", orderId, now);
   // The order keeps what a merchant cancellation must undo: this reservation and this charge.
   const ids = { orderId, permalink, reservationId: attempt.id, chargeId, webhookUrl: attempt.webhookUrl };
   const order = orderFromCheckout(attempt.checkout, ids, attempt.owner, now);

@@ -11,6 +11,8 @@ const ENCODED_LENGTH = Math.ceil(((ID_BYTES + TAG_BYTES) * 4) / 3);
 const keys = new Map<string, Promise<CryptoKey>>();
 
 function hmacKey(secret: string): Promise<CryptoKey> {
+  // No fallback secret: an id signed with a value anyone can compute protects nothing.
+  if (secret === "") throw new Error("ids: empty id secret (ID_SIGNING_KEY is required)");
   let key = keys.get(secret);
   if (!key) {
     key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
@@ -32,12 +34,17 @@ export function newId(prefix: string, secret: string): Promise<string> {
   return encode(prefix, secret, crypto.getRandomValues(new Uint8Array(ID_BYTES)));
 }
 
-/** The id a given seed always maps to (e.g. platform profile + idempotency key). */
-export async function derivedId(prefix: string, secret: string, seed: string): Promise<string> {
+/**
+ * The id a given seed always maps to (an idempotency key, a cart's checkout generation, a
+ * checkout's order), within one platform: the creating platform's profile is mixed in, so
+ * one platform's derived ids say nothing about another's, even to a platform that knows
+ * the seed. The encoding is unambiguous (JSON array), so no two (platform, seed) pairs meet.
+ */
+export async function derivedId(prefix: string, secret: string, platform: string, seed: string): Promise<string> {
   const mac = await crypto.subtle.sign(
     "HMAC",
     await hmacKey(secret),
-    new TextEncoder().encode(`derive:${prefix}:${seed}`),
+    new TextEncoder().encode(`derive:${JSON.stringify([prefix, platform, seed])}`),
   );
   return encode(prefix, secret, new Uint8Array(mac).slice(0, ID_BYTES));
 }

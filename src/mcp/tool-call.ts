@@ -7,11 +7,11 @@ import type * as z from "zod";
 import { toJsonPath } from "../lib/json-path";
 import { err, ok, type Result } from "../lib/result";
 import type { ToolDefinition, UcpEnvelope, UcpPayload } from "../tools/types";
-import { CAPABILITY } from "../ucp/capabilities";
 import { authError, invalidParams, type ProtocolError } from "../ucp/errors";
 import { relevantCapabilities } from "../ucp/negotiate";
 import { negotiate, profileUrl } from "../ucp/negotiation";
 import { argumentsTooLarge } from "./argument-limits";
+import { checkIdempotencyKey } from "./idempotency-key";
 import type { NormalizedCall } from "./normalize";
 import type { RequestScope } from "./scope";
 
@@ -23,15 +23,17 @@ export async function callTool(
   const { env, config, now, principal } = scope;
   const url = profileUrl(call.profile, config);
   if (!url.ok) return url;
-  const key = call.idempotencyKey;
-  if (key !== undefined && (typeof key !== "string" || key.length === 0 || key.length > 255)) {
-    return err(invalidParams('meta["idempotency-key"] must be a non-empty string of at most 255 characters'));
-  }
-  if (tool.idempotencyKeyRequired && key === undefined) {
-    return err(invalidParams(`${tool.name} requires meta["idempotency-key"]`, { path: '$.meta["idempotency-key"]' }));
-  }
+  const checkedKey = checkIdempotencyKey({
+    tool: tool.name,
+    required: tool.idempotencyKeyRequired,
+    key: call.idempotencyKey,
+    headers: scope.headers,
+    principal,
+  });
+  if (!checkedKey.ok) return checkedKey;
+  const key = checkedKey.value;
   // Before argument checks: a caller the tier refuses learns that first, whatever it sent.
-  const refused = checkTrust(tool, url.value.href, call.args, scope);
+  const refused = checkTrust(tool, url.value.href, scope);
   if (refused) return err(refused);
   const tooLarge = argumentsTooLarge(call.args, principal);
   if (tooLarge) return err(tooLarge);
@@ -48,7 +50,7 @@ export async function callTool(
     status,
     capabilities: relevantCapabilities(active, tool.capability),
   });
-  const meta = { profile: url.value.href, idempotencyKey: key as string | undefined };
+  const meta = { profile: url.value.href, idempotencyKey: key };
   return tool.run(parsed.data, { env, config, negotiated: negotiated.value, meta, now, envelope, principal });
 }
 
@@ -57,12 +59,7 @@ export async function callTool(
  * profile. Trust tier: tools the merchant closed to anonymous callers are refused with the
  * hand-off URL, where a human can finish instead.
  */
-function checkTrust(
-  tool: ToolDefinition,
-  profile: string,
-  args: Record<string, unknown>,
-  scope: RequestScope,
-): ProtocolError | undefined {
+function checkTrust(tool: ToolDefinition, profile: string, scope: RequestScope): ProtocolError | undefined {
   const { principal, config } = scope;
   if (principal.tier === "authenticated") {
     // Both sides are URL hrefs (checkProfileUrl, authenticate), so equal strings mean one profile.
@@ -73,8 +70,9 @@ function checkTrust(
     });
   }
   if (!scope.trust.authenticatedTools.has(tool.name)) return undefined;
-  const id = typeof args.id === "string" && /^[A-Za-z0-9_-]{1,200}$/.test(args.id) ? args.id : undefined;
-  const handOff = tool.capability === CAPABILITY.checkout && id ? `${config.origin}/checkout/${id}` : config.origin;
+  // The store's origin, not the session's hand-off URL: whether this caller owns the session
+  // is not known here, and a hand-off URL must only reach the session's owner.
+  const handOff = config.origin;
   return authError(
     401,
     "authentication_required",

@@ -3,14 +3,14 @@ import * as z from "zod";
 import type { CartCommand, CartReply } from "../../durable-objects/cart-object";
 import { type CartRequest, CartRequestSchema, CartSchema } from "../../schemas/ucp/cart";
 import type { Message } from "../../schemas/ucp/common";
-import { cartContinueUrl, cartNotFound } from "../cart/cart-view";
+import { cartNotFound } from "../cart/cart-view";
 import { priceFromCatalog } from "../cart/pricing";
 import { commerceConfig } from "../checkout/merchant-commerce";
 import { derivedId, isIssuedId, newId } from "../lib/ids";
 import { err, ok } from "../lib/result";
 import { CAPABILITY } from "../ucp/capabilities";
 import { invalidParams } from "../ucp/errors";
-import { ledgerEntry, objectReply } from "./object-reply";
+import { callerOf, continueUrl, ledgerEntry, objectReply } from "./object-reply";
 import { defineTool, type ToolContext, type UcpPayload } from "./types";
 
 const CartIdSchema = z.string().min(1).max(200).describe("The cart id returned by create_cart.");
@@ -35,9 +35,7 @@ export const createCart = defineTool({
     }
     const key = ctx.meta.idempotencyKey;
     const { idSecret } = ctx.config;
-    const cartId = key
-      ? await derivedId("cart", idSecret, `${ctx.meta.profile}\n${key}`)
-      : await newId("cart", idSecret);
+    const cartId = key ? await derivedId("cart", idSecret, ctx.meta.profile, key) : await newId("cart", idSecret);
     const command = await cartCommand(
       ctx,
       cartId,
@@ -57,7 +55,7 @@ export const getCart = defineTool({
   output: CartSchema,
   async run({ id }, ctx) {
     if (!(await isIssuedId("cart", ctx.config.idSecret, id))) return ok(notFound(ctx));
-    const view = { envelope: ctx.envelope(), continueUrl: cartContinueUrl(ctx.config.origin, id) };
+    const view = { envelope: ctx.envelope(), continueUrl: await continueUrl(ctx, "cart", id), caller: callerOf(ctx) };
     return reply(ctx, () => ctx.env.CART.getByName(id).read(view));
   },
 });
@@ -95,7 +93,8 @@ export const cancelCart = defineTool({
     const key = ctx.meta.idempotencyKey ?? "";
     const command = {
       envelope: ctx.envelope(),
-      continueUrl: cartContinueUrl(ctx.config.origin, id),
+      continueUrl: await continueUrl(ctx, "cart", id),
+      caller: callerOf(ctx),
       idempotency: await ledgerEntry("cancel_cart", key, id, null),
     };
     return reply(ctx, () => ctx.env.CART.getByName(id).cancel(command));
@@ -131,7 +130,8 @@ async function cartCommand(
   return {
     cartId,
     envelope: ctx.envelope(),
-    continueUrl: cartContinueUrl(ctx.config.origin, cartId),
+    continueUrl: await continueUrl(ctx, "cart", cartId),
+    caller: callerOf(ctx),
     currency: ctx.config.currency,
     content: priced.content,
     messages: priced.messages,

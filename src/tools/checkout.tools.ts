@@ -20,7 +20,7 @@ import { handlerIds, paymentHandlers, processorFor } from "../payment/store-proc
 import { CAPABILITY } from "../ucp/capabilities";
 import { invalidParams } from "../ucp/errors";
 import { paymentsNotConfigured, withPaymentMode } from "./checkout-payments";
-import { ledgerEntry, objectReply } from "./object-reply";
+import { callerOf, continueUrl, ledgerEntry, objectReply } from "./object-reply";
 import { defineTool, type ToolContext, type UcpEnvelope, type UcpPayload } from "./types";
 
 const CHECKOUT_TTL_MS = 6 * 3600_000;
@@ -50,7 +50,7 @@ export const createCheckout = defineTool({
     const id = linked
       ? linked
       : key
-        ? await derivedId("chk", ctx.config.idSecret, `${ctx.meta.profile}\n${key}`)
+        ? await derivedId("chk", ctx.config.idSecret, ctx.meta.profile, key)
         : await newId("chk", ctx.config.idSecret);
     const now = ctx.now;
     const command = {
@@ -76,7 +76,8 @@ export const getCheckout = defineTool({
   output: CheckoutSchema,
   async run({ id }, ctx) {
     if (!(await isIssuedId("chk", ctx.config.idSecret, id))) return ok(notFound(ctx));
-    return reply(ctx, () => stub(ctx, id).read(view(ctx, id)));
+    const shown = await view(ctx, id);
+    return reply(ctx, () => stub(ctx, id).read(shown));
   },
 });
 
@@ -122,10 +123,11 @@ export const completeCheckout = defineTool({
     const key = ctx.meta.idempotencyKey ?? "";
     const idempotency = await ledgerEntry("complete_checkout", key, id, checkout);
     const processor = processorFor(ctx.config);
-    if (!processor) return reply(ctx, () => paymentsNotConfigured(stub(ctx, id), view(ctx, id)));
+    const shown = await view(ctx, id);
+    if (!processor) return reply(ctx, () => paymentsNotConfigured(stub(ctx, id), shown));
     // One call: the checkout object owns the completion (reserve, charge, order, recovery).
     const command = {
-      ...view(ctx, id),
+      ...shown,
       idempotency,
       request: checkout,
       handlerIds: handlerIds(processor.handlers(ctx.config.origin)),
@@ -146,7 +148,8 @@ export const cancelCheckout = defineTool({
   async run({ id }, ctx) {
     if (!(await isIssuedId("chk", ctx.config.idSecret, id))) return ok(notFound(ctx));
     const idempotency = await ledgerEntry("cancel_checkout", ctx.meta.idempotencyKey ?? "", id, null);
-    return reply(ctx, () => stub(ctx, id).cancel({ ...view(ctx, id), idempotency }));
+    const shown = await view(ctx, id);
+    return reply(ctx, () => stub(ctx, id).cancel({ ...shown, idempotency }));
   },
 });
 
@@ -158,8 +161,8 @@ function envelope(ctx: ToolContext): CheckoutEnvelope {
   return { ...ctx.envelope(), status: "success", payment_handlers: paymentHandlers(ctx.config) };
 }
 
-function view(ctx: ToolContext, id: string) {
-  return { envelope: envelope(ctx), continueUrl: `${ctx.config.origin}/checkout/${id}` };
+async function view(ctx: ToolContext, id: string) {
+  return { envelope: envelope(ctx), continueUrl: await continueUrl(ctx, "checkout", id), caller: callerOf(ctx) };
 }
 
 /**
@@ -170,7 +173,9 @@ function view(ctx: ToolContext, id: string) {
  */
 async function cartCheckoutId(cartId: string, ctx: ToolContext): Promise<string | { completed: string }> {
   const cart = ctx.env.CART.getByName(cartId) as DurableObjectStub<CartObject>;
-  const idFor = (generation: number) => derivedId("chk", ctx.config.idSecret, `cart\n${cartId}\n${generation}`);
+  // Only the cart's owner gets here (fromCart read it as the caller), so the caller's profile is the cart's.
+  const idFor = (generation: number) =>
+    derivedId("chk", ctx.config.idSecret, ctx.meta.profile, `cart\n${cartId}\n${generation}`);
   const generation = await cart.checkoutGeneration();
   const id = await idFor(generation);
   const status = await stub(ctx, id).status();
@@ -192,7 +197,7 @@ function cartOrdered(ctx: ToolContext, checkoutId: string): UcpPayload {
 async function fromCart(cartId: string, ctx: ToolContext): Promise<Partial<CheckoutCreate> | undefined> {
   if (!(await isIssuedId("cart", ctx.config.idSecret, cartId))) return undefined;
   const cart = ctx.env.CART.getByName(cartId) as DurableObjectStub<CartObject>;
-  const read = await cart.read({ envelope: ctx.envelope(), continueUrl: "" });
+  const read = await cart.read({ envelope: ctx.envelope(), continueUrl: "", caller: callerOf(ctx) });
   if (read.kind !== "ok") return undefined;
   const body = JSON.parse(read.body) as CheckoutCreate;
   return {
@@ -223,7 +228,7 @@ async function writeCommand(
   input: CheckoutWrite["input"],
   idempotency: CheckoutWrite["idempotency"] | "" | undefined,
 ): Promise<CheckoutWrite> {
-  return { ...view(ctx, id), input, config: commerceConfig(ctx.env), idempotency: idempotency || undefined };
+  return { ...(await view(ctx, id)), input, config: commerceConfig(ctx.env), idempotency: idempotency || undefined };
 }
 
 function reply(ctx: ToolContext, call: () => Promise<CheckoutReply>) {

@@ -2,11 +2,13 @@
  * What the cart and checkout tools share: the idempotency ledger entry they send to their
  * object, and the mapping of an object's reply to the wire.
  */
+import type { Caller } from "../../durable-objects/shared/owner";
 import { canonicalJson, sha256Hex } from "../lib/canonical-json";
+import { type HandoffKind, handoffUrl } from "../lib/handoff-token";
 import { RawJson } from "../lib/raw-json";
 import { err, ok, type Result } from "../lib/result";
 import { type ProtocolError, unavailable } from "../ucp/errors";
-import type { UcpPayload } from "./types";
+import type { ToolContext, UcpPayload } from "./types";
 
 export type ObjectReply = { kind: "ok"; body: string } | { kind: "not_found" } | { kind: "conflict" };
 
@@ -15,6 +17,16 @@ const IDEMPOTENCY_CONFLICT: ProtocolError = {
   httpStatus: 409,
   message: "Idempotency key reused with different payload",
 };
+
+/** Who is calling, as the objects' owner check needs it (tool-call.ts bound the profile to the credential). */
+export function callerOf(ctx: ToolContext): Caller {
+  return { profile: ctx.meta.profile, authenticated: ctx.principal.tier === "authenticated" };
+}
+
+/** The buyer's hand-off URL for a session: a sealed token, never the API id. */
+export function continueUrl(ctx: ToolContext, kind: Exclude<HandoffKind, "order">, id: string): Promise<string> {
+  return handoffUrl(ctx.config.origin, ctx.config.idSecret, kind, id, ctx.now);
+}
 
 /** Scoped by operation; the fingerprint covers the target id and the payload, not meta. */
 export async function ledgerEntry(op: string, key: string, id: string, payload: unknown) {

@@ -12,17 +12,20 @@ import { CLIENT_IP, ENDPOINT, FULL_PROFILE, meta, platformKey } from "../helpers
 const discoveryKeys: JsonWebKey[] = JSON.parse(committed).signing_keys;
 
 async function rawCall(name: string, args: Record<string, unknown>) {
+  const key = crypto.randomUUID();
   const body = JSON.stringify({
     jsonrpc: "2.0",
     id: 7,
     method: "tools/call",
-    params: { name, arguments: { meta: meta(FULL_PROFILE, { "idempotency-key": crypto.randomUUID() }), ...args } },
+    params: { name, arguments: { meta: meta(FULL_PROFILE, { "idempotency-key": key }), ...args } },
   });
   const headers = new Headers({
     "content-type": "application/json",
     accept: "application/json",
     "cf-connecting-ip": CLIENT_IP,
     "ucp-agent": `profile="${FULL_PROFILE}"`,
+    // Signed complete_checkout covers its key (src/mcp/idempotency-key.ts).
+    "idempotency-key": key,
   });
   await signRequest({ method: "POST", url: ENDPOINT, headers, body }, await platformKey());
   const res = await exports.default.fetch(ENDPOINT, { method: "POST", headers, body });

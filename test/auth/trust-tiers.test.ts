@@ -41,7 +41,8 @@ describe("trust tiers", () => {
         code: "authentication_required",
         tier: "anonymous",
         required_tier: "authenticated",
-        continue_url: `https://shop.example.com/checkout/${checkout.id}`,
+        // The store's origin: the session's own hand-off URL goes only to its owner.
+        continue_url: "https://shop.example.com",
       },
     });
     expect(reply.body.error.data.content).toMatch(/complete_checkout needs an authenticated platform/);
@@ -78,7 +79,7 @@ describe("trust tiers", () => {
     const checkout = await anonymousCall("create_checkout", {
       checkout: { line_items: [{ item: { id: "item_456" }, quantity: 1 }] },
     });
-    expect(checkout.body.result.structuredContent.continue_url).toMatch(/^https:\/\/shop\.example\.com\/checkout\//);
+    expect(checkout.body.result.structuredContent.continue_url).toMatch(/^https:\/\/shop\.example\.com\/continue\//);
   });
 
   it("a merchant can open a tool to anonymous agents (TRUST.authenticated_tools)", async () => {

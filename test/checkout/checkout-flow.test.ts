@@ -14,7 +14,9 @@ describe("create and update", () => {
     expect(checkout.ucp.capabilities["dev.ucp.shopping.checkout"]).toBeDefined();
     const paths = checkout.messages.map((m: Json) => m.path);
     expect(paths).toEqual(expect.arrayContaining(["$.buyer.email", "$.fulfillment"]));
-    expect(checkout.continue_url).toBe(`https://shop.example.com/checkout/${checkout.id}`);
+    // A hand-off token, never the API id (src/lib/handoff-token.ts).
+    expect(checkout.continue_url).toMatch(/^https:\/\/shop\.example\.com\/continue\/[A-Za-z0-9_-]+$/);
+    expect(checkout.continue_url).not.toContain(checkout.id.slice(4));
     expectTotalsAddUp(checkout);
   });
 
@@ -124,7 +126,8 @@ describe("complete and get_order", () => {
     );
     expect(done.status).toBe("completed");
     expect(done.order.id).toMatch(/^ord_/);
-    expect(done.order.permalink_url).toBe(`https://shop.example.com/orders/${done.order.id}`);
+    expect(done.order.permalink_url).toMatch(/^https:\/\/shop\.example\.com\/order\/[A-Za-z0-9_-]+$/);
+    expect(done.order.permalink_url).not.toContain(done.order.id.slice(4));
     expect(done).not.toHaveProperty("continue_url");
     expect(JSON.stringify(done)).not.toContain("success_token");
     const order = (await tool("get_order", { id: done.order.id })).body.result.structuredContent;

@@ -99,9 +99,22 @@ async function signingFetch(input: string | URL | Request, init?: RequestInit): 
   const body = typeof init?.body === "string" ? init.body : null;
   if (init?.method === "POST") {
     headers.set("ucp-agent", `profile="${profileUrl()}"`);
+    // A signing platform sends its key as the signed Idempotency-Key header too (required
+    // for complete_checkout and cancel_checkout, src/mcp/idempotency-key.ts).
+    const key = idempotencyKeyOf(body);
+    if (key) headers.set("idempotency-key", key);
     await signRequest({ method: "POST", url, headers, body }, key.value);
   }
   return fetch(url, { ...init, headers });
+}
+
+function idempotencyKeyOf(body: string | null): string | undefined {
+  try {
+    const key = JSON.parse(body ?? "null")?.params?.arguments?.meta?.["idempotency-key"];
+    return typeof key === "string" ? key : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function merchantKeys(): Promise<JsonWebKey[]> {
@@ -275,6 +288,7 @@ describe("a signing platform, order webhooks and signed responses", () => {
     expect(res.headers.get("ucp-trust-tier")).toBe("anonymous");
     const reply = (await res.json()) as Json;
     expect(reply.error).toMatchObject({ code: -32000, data: { code: "authentication_required", tier: "anonymous" } });
-    expect(reply.error.data.continue_url).toMatch(/\/checkout\/chk_x$/);
+    // The store's origin: a session's own hand-off URL goes only to its owner.
+    expect(reply.error.data.continue_url).toMatch(/^https?:\/\/[^/]+$/);
   });
 });

@@ -20,8 +20,13 @@ export async function tool(name: string, args: Record<string, unknown>, key?: st
 }
 
 /** A successful tool call's payload, validated as a checkout (with extensions). */
-export async function checkoutCall(name: string, args: Record<string, unknown>, key?: string): Promise<Json> {
-  const reply = await tool(name, args, key);
+export async function checkoutCall(
+  name: string,
+  args: Record<string, unknown>,
+  key?: string,
+  profile = FULL_PROFILE,
+): Promise<Json> {
+  const reply = await tool(name, args, key, profile);
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   const payload = reply.body.result?.structuredContent;
   expect(payload, JSON.stringify(reply.body)).toBeDefined();
@@ -58,19 +63,28 @@ export const pay = (token: string, handler = "mock_payment_handler") => ({
   },
 });
 
-/** A checkout that is ready to complete: buyer email and a US shipping address. */
+/**
+ * A checkout that is ready to complete: buyer email and a US shipping address. It belongs to
+ * `profile` (sessions belong to their platform): complete it under the same profile.
+ */
 export async function readyCheckout(
   lines: Array<{ id: string; quantity: number }>,
   extra: Record<string, unknown> = {},
+  profile = FULL_PROFILE,
 ) {
-  return checkoutCall("create_checkout", {
-    checkout: {
-      line_items: lines.map((l) => ({ item: { id: l.id }, quantity: l.quantity })),
-      buyer: { email: "jane@example.com", first_name: "Jane" },
-      fulfillment: { methods: [{ type: "shipping", destinations: [ADDRESS] }] },
-      ...extra,
+  return checkoutCall(
+    "create_checkout",
+    {
+      checkout: {
+        line_items: lines.map((l) => ({ item: { id: l.id }, quantity: l.quantity })),
+        buyer: { email: "jane@example.com", first_name: "Jane" },
+        fulfillment: { methods: [{ type: "shipping", destinations: [ADDRESS] }] },
+        ...extra,
+      },
     },
-  });
+    undefined,
+    profile,
+  );
 }
 
 /** sum(non-total) === total, and line totals add up to the subtotal. */

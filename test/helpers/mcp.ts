@@ -48,6 +48,9 @@ export async function post(
   const profile = options.anonymous ? undefined : closedTierProfile(body);
   if (profile && !sent.has("signature") && !sent.has("authorization")) {
     if (!sent.has("ucp-agent")) sent.set("ucp-agent", `profile="${profile}"`);
+    // A signed complete/cancel covers its key (src/mcp/idempotency-key.ts), as a real platform sends it.
+    const key = metaKey(body);
+    if (key !== undefined && !sent.has("idempotency-key")) sent.set("idempotency-key", key);
     await signRequest({ method: "POST", url: ENDPOINT, headers: sent, body: text }, await platformKey());
   }
   const res = await exports.default.fetch(ENDPOINT, { method: "POST", headers: sent, body: text });
@@ -84,6 +87,14 @@ function closedTierProfile(body: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/** meta["idempotency-key"] of a tools/call, when it is a string a header can carry. */
+function metaKey(body: unknown): string | undefined {
+  if (!isPlainObject(body) || !isPlainObject(body.params)) return undefined;
+  const args = body.method === "tools/call" ? body.params.arguments : body.params;
+  const key = isPlainObject(args) && isPlainObject(args.meta) ? args.meta["idempotency-key"] : undefined;
+  return typeof key === "string" && /^[\x21-\x7e]+$/.test(key) ? key : undefined;
 }
 
 let nextId = 1;

@@ -90,7 +90,12 @@ describe("access and input", () => {
 
   it("404 for unknown orders and routes; the whole surface is 404 without the secret", async () => {
     expect((await admin("ord_nope", "events", { type: "shipped" })).status).toBe(404);
-    const signedButAbsent = await derivedId("ord", "test-signing-key", crypto.randomUUID());
+    const signedButAbsent = await derivedId(
+      "ord",
+      "test-signing-key",
+      "https://agent.test/profiles/full.json",
+      crypto.randomUUID(),
+    );
     const absent = await admin(signedButAbsent, "adjustments", { type: "refund", amount: 1 });
     expect(absent).toEqual({ status: 404, body: { error: "not_found", message: "Order not found." } });
     expect((await admin(signedButAbsent, "nope" as "events", {})).status).toBe(404);

@@ -13,7 +13,7 @@ import { PROFILES } from "../helpers/mcp";
 import { admin, expectOrder, orderStub } from "./order-helpers";
 
 async function placeOrderFor(profile: string): Promise<string> {
-  const checkout = await readyCheckout([{ id: "item_456", quantity: 1 }]);
+  const checkout = await readyCheckout([{ id: "item_456", quantity: 1 }], {}, profile);
   const done = await tool(
     "complete_checkout",
     { id: checkout.id, checkout: pay("success_token") },

@@ -29,6 +29,8 @@ async function call(vars: Record<string, unknown>, name: string, args: Record<st
     accept: "application/json",
     "cf-connecting-ip": CLIENT_IP,
     "ucp-agent": `profile="${FULL_PROFILE}"`,
+    // Signed complete/cancel cover their key (src/mcp/idempotency-key.ts).
+    ...(key ? { "idempotency-key": key } : {}),
   });
   await signRequest({ method: "POST", url: ENDPOINT, headers, body }, await platformKey());
   const request = new Request(ENDPOINT, { method: "POST", headers, body });
@@ -56,7 +58,7 @@ async function reservationsOf(checkoutId: string): Promise<number> {
 }
 
 async function orderStored(checkoutId: string): Promise<boolean> {
-  const orderId = await derivedId("ord", env.ID_SIGNING_KEY, checkoutId);
+  const orderId = await derivedId("ord", env.ID_SIGNING_KEY, FULL_PROFILE, checkoutId);
   return runInDurableObject(env.ORDER.getByName(orderId), (_o: unknown, state: DurableObjectState) => {
     const sql = state.storage.sql;
     if (sql.exec("SELECT name FROM sqlite_master WHERE name = 'orders'").toArray().length === 0) return false;
@@ -102,7 +104,7 @@ describe("a store not in test mode", () => {
     expect(answer.messages).toEqual([
       expect.objectContaining({ type: "error", code: "payments_not_configured", severity: "requires_buyer_review" }),
     ]);
-    expect(answer.continue_url).toBe(`https://shop.example.com/checkout/${created.id}`);
+    expect(answer.continue_url).toBe(created.continue_url);
     expect(answer.order).toBeUndefined();
     expect(await orderStored(created.id)).toBe(false);
     expect(await reservationsOf(created.id)).toBe(0);

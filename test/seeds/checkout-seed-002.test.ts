@@ -138,7 +138,7 @@ describe.skipIf(!seed)("seed 002 checkout examples", () => {
   });
 
   it("completes in the seed's tools/call shape: completed, with a partial order of id and permalink_url", async () => {
-    const created = await readyCheckout([{ id: "item_123", quantity: 1 }]);
+    const created = await readyCheckout([{ id: "item_123", quantity: 1 }], {}, SEED_PROFILE);
     const request = {
       jsonrpc: "2.0",
       id: 3,
@@ -166,7 +166,7 @@ describe.skipIf(!seed)("seed 002 checkout examples", () => {
   });
 
   it("completes in the seed's OpenRPC shape (method complete_checkout, params.meta) with the payload as result", async () => {
-    const created = await readyCheckout([{ id: "item_456", quantity: 1 }]);
+    const created = await readyCheckout([{ id: "item_456", quantity: 1 }], {}, SEED_PROFILE);
     const reply = await post({
       jsonrpc: "2.0",
       id: 4,

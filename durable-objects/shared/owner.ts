@@ -1,0 +1,46 @@
+/**
+ * Who a cart or checkout belongs to (docs/trust.md "Sessions belong to their platform").
+ * Recorded once, at creation, in the object's own storage; every later call names its
+ * caller and is answered as if the session did not exist unless the caller may act on it:
+ *
+ * - a session created by an authenticated platform: only that platform (authenticated);
+ * - a session created anonymously under profile P: callers naming P, anonymous or P itself
+ *   authenticated (the usual hand-off: an agent builds the checkout anonymously, its platform
+ *   signs the completion). It stays that way: owners are recorded once, at creation, and a
+ *   platform that wants its sessions closed to anonymous callers authenticates from the create.
+ *
+ * A session stored before owners were recorded has no row and answers nobody (fail closed;
+ * such sessions expire on their own within their TTL).
+ */
+import { hasTable } from "./schema";
+
+/** The caller, as the tool pipeline established it (tier + the profile it acts for). */
+export interface Caller {
+  readonly profile: string;
+  readonly authenticated: boolean;
+}
+
+export const OWNER_SCHEMA = `CREATE TABLE IF NOT EXISTS owner (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  profile TEXT NOT NULL,
+  authenticated INTEGER NOT NULL
+)`;
+
+/** At creation (inside its transaction, after OWNER_SCHEMA): first writer wins, later ones change nothing. */
+export function recordOwner(sql: SqlStorage, caller: Caller): void {
+  sql.exec(
+    "INSERT OR IGNORE INTO owner (id, profile, authenticated) VALUES (1, ?, ?)",
+    caller.profile,
+    caller.authenticated ? 1 : 0,
+  );
+}
+
+/** Whether `caller` may see and act on this session. */
+export function mayAct(sql: SqlStorage, caller: Caller | undefined): boolean {
+  if (!caller || typeof caller.profile !== "string" || !hasTable(sql, "owner")) return false;
+  const row = sql
+    .exec<{ profile: string; authenticated: number }>("SELECT profile, authenticated FROM owner")
+    .toArray()[0];
+  if (!row || row.profile !== caller.profile) return false;
+  return row.authenticated === 0 || caller.authenticated === true;
+}
