@@ -105,7 +105,8 @@ describe("inputs that can never succeed", () => {
 
   it.each([100, 5000])("arguments nested %d deep are -32602 (never a retryable 503)", async (depth) => {
     const reply = await callTool("create_checkout", {
-      checkout: { line_items: [{ item: { id: "item_123" }, quantity: 1 }], signals: { "dev.example": nested(depth) } },
+      // In context, 5000 levels used to reach the Checkout object and come back as a 503.
+      checkout: { line_items: [{ item: { id: "item_123" }, quantity: 1 }], context: { extra: nested(depth) } },
     });
     expect(reply.status).toBe(400);
     expect(reply.body.error?.code, JSON.stringify(reply.body)).toBe(-32602);
