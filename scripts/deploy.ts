@@ -1,11 +1,14 @@
 /**
  * npm run deploy [-- --env NAME] [--config PATH] [wrangler deploy flags]: checks the store's
  * settings as a deployed store needs them, writes its discovery, then runs `wrangler deploy`
- * for that store. Nothing is deployed while any setting is wrong.
+ * for that store. Nothing is deployed while any setting is wrong or a required secret
+ * (ID_SIGNING_KEY) is not set; `--dry-run` skips the secret check, with a note.
+ * UCP_WRANGLER_BIN names another wrangler binary (the tests use a stand-in).
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { CliError } from "./lib/cli-error";
+import { requireSecrets } from "./lib/deploy-secrets";
 import { writeDiscovery } from "./lib/discovery-file";
 import { wranglerBin } from "./lib/kv-writer";
 import { checkedStore, storeArgs } from "./lib/store-args";
@@ -13,11 +16,17 @@ import { checkedStore, storeArgs } from "./lib/store-args";
 const root = path.resolve(import.meta.dirname, "..");
 const args = storeArgs(process.argv.slice(2), root);
 const config = await checkedStore(args, true, "nothing deployed");
+const wrangler = process.env.UCP_WRANGLER_BIN || wranglerBin(root);
+if (args.rest.includes("--dry-run")) {
+  console.log("note: --dry-run, so the store's secrets (ID_SIGNING_KEY) were not checked");
+} else {
+  requireSecrets(wrangler, root, args.configPath, args.env);
+}
 const { file, endpoint } = writeDiscovery(config, root);
 console.log(`wrote ${path.relative(process.cwd(), file)} (endpoint ${endpoint})`);
 
 // `--env ""` names the top-level store explicitly, as wrangler asks when environments exist.
 const deployArgs = ["deploy", "--config", args.configPath, "--env", args.env ?? "", ...args.rest];
 console.log(`running: wrangler ${deployArgs.join(" ")}`);
-const run = spawnSync(wranglerBin(root), deployArgs, { stdio: "inherit", cwd: root });
+const run = spawnSync(wrangler, deployArgs, { stdio: "inherit", cwd: root });
 if (run.status !== 0) throw new CliError(`wrangler deploy failed (exit ${run.status ?? run.signal})`, run.status ?? 1);

@@ -101,8 +101,8 @@ async function signingFetch(input: string | URL | Request, init?: RequestInit): 
     headers.set("ucp-agent", `profile="${profileUrl()}"`);
     // A signing platform sends its key as the signed Idempotency-Key header too (required
     // for complete_checkout and cancel_checkout, src/mcp/idempotency-key.ts).
-    const key = idempotencyKeyOf(body);
-    if (key) headers.set("idempotency-key", key);
+    const idempotencyKey = idempotencyKeyOf(body);
+    if (idempotencyKey) headers.set("idempotency-key", idempotencyKey);
     await signRequest({ method: "POST", url, headers, body }, key.value);
   }
   return fetch(url, { ...init, headers });
