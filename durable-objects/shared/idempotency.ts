@@ -33,6 +33,14 @@ export function checkLedger(sql: SqlStorage, input: IdempotencyInput, now: numbe
   return row.request_hash === input.hash ? { kind: "replay", response: row.response } : { kind: "conflict" };
 }
 
+/**
+ * What one object's ledger may hold, in response characters. Tool arguments are capped per
+ * caller (src/mcp/argument-limits.ts), which bounds one entry; this bounds their sum, so many
+ * keys cannot park megabytes in one session for 48 h. Ordinary sessions stay far below it
+ * (a checkout response is a few KiB).
+ */
+export const LEDGER_MAX_CHARS = 4 * 1024 * 1024;
+
 export function recordLedger(sql: SqlStorage, input: IdempotencyInput, response: string, now: number): void {
   sql.exec(
     "INSERT OR REPLACE INTO ledger (key, request_hash, response, created_at) VALUES (?, ?, ?, ?)",
@@ -41,6 +49,33 @@ export function recordLedger(sql: SqlStorage, input: IdempotencyInput, response:
     response,
     now,
   );
+  trimLedger(sql, input.key);
+}
+
+/**
+ * Over budget, the oldest entries go first (never the one just written). A forgotten key is
+ * then answered afresh: the session's current state or a clear invalid_status, never a
+ * second charge, since completion is keyed by the checkout's own attempt id. Logged, so a
+ * trim is never silent.
+ */
+function trimLedger(sql: SqlStorage, keep: string): void {
+  const total = sql.exec<{ chars: number }>("SELECT COALESCE(SUM(LENGTH(response)), 0) AS chars FROM ledger").one();
+  let excess = total.chars - LEDGER_MAX_CHARS;
+  if (excess <= 0) return;
+  const oldest = sql
+    .exec<{ key: string; chars: number }>(
+      "SELECT key, LENGTH(response) AS chars FROM ledger WHERE key != ? ORDER BY created_at, key",
+      keep,
+    )
+    .toArray();
+  let dropped = 0;
+  for (const row of oldest) {
+    if (excess <= 0) break;
+    sql.exec("DELETE FROM ledger WHERE key = ?", row.key);
+    excess -= row.chars;
+    dropped += 1;
+  }
+  console.log(JSON.stringify({ log: "ledger_trimmed", dropped, limit_chars: LEDGER_MAX_CHARS }));
 }
 
 export function pruneLedger(sql: SqlStorage, now: number): void {
