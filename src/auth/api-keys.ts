@@ -10,6 +10,7 @@
  */
 import { sha256Hex } from "../lib/canonical-json";
 import { toBase64Url } from "../lib/ids";
+import { Lru } from "../lib/lru";
 
 export interface ApiKeyRecord {
   readonly id: string;
@@ -25,10 +26,10 @@ export interface ApiKeyListing extends ApiKeyRecord {
 const KEY_PREFIX = "apikey:";
 const ID_PREFIX = "apikey-id:";
 const API_KEY = /^ucpk_[A-Za-z0-9_-]{43}$/;
-// Per-isolate memory of lookups, so a busy platform costs one KV read per isolate per window.
+// Per-isolate memory of lookups, so a busy platform costs one KV read per isolate per window;
+// an unknown key is remembered too (null), so one bad key cannot make a KV read per request.
 const CACHE_MS = 30_000;
-const CACHE_ENTRIES = 1000;
-const cache = new Map<string, { record: ApiKeyRecord | null; expiresAt: number }>();
+const cache = new Lru<string, { record: ApiKeyRecord | null; expiresAt: number }>(1000);
 
 export type AuthKv = Pick<KVNamespace, "get" | "put" | "delete" | "list">;
 
@@ -40,10 +41,6 @@ export async function findApiKey(kv: AuthKv, presented: string, now: number): Pr
   if (hit && hit.expiresAt > now) return hit.record;
   const record = await kv.get<ApiKeyRecord>(`${KEY_PREFIX}${hash}`, { type: "json", cacheTtl: 60 });
   cache.set(hash, { record, expiresAt: now + CACHE_MS });
-  if (cache.size > CACHE_ENTRIES) {
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
-  }
   return record;
 }
 
@@ -74,7 +71,7 @@ export async function revokeApiKey(kv: AuthKv, id: string, now: number): Promise
   const { hash, ...record } = stored;
   const revoked = { ...record, revoked_at: stored.revoked_at ?? new Date(now).toISOString() };
   await kv.put(`${ID_PREFIX}${id}`, JSON.stringify({ ...revoked, hash }));
-  for (const [cachedHash, entry] of cache) if (entry.record?.id === id) cache.delete(cachedHash);
+  for (const [cachedHash, entry] of cache.entries()) if (entry.record?.id === id) cache.delete(cachedHash);
   return revoked;
 }
 

@@ -9,9 +9,10 @@ import type { MerchantConfig } from "../config";
 import { err, ok, type Result } from "../lib/result";
 import { profileFromHeader } from "../mcp/normalize";
 import { authError, discoveryError, type ProtocolError } from "../ucp/errors";
-import { checkProfileUrl, loadPlatformProfile, refreshPlatformProfile } from "../ucp/profile-fetch";
+import { checkProfileUrl, hasFreshProfile, loadPlatformProfile, refreshPlatformProfile } from "../ucp/profile-fetch";
 import { findApiKey } from "./api-keys";
 import { type SignatureFailure, verifyRequest } from "./http-signature";
+import { addressKey, chargeFailure, profileOriginKey, type RateLimitEnv, spentBudget } from "./rate-limit";
 import type { TrustConfig, TrustTier } from "./trust-config";
 
 export type Principal =
@@ -40,25 +41,54 @@ export interface AuthInput {
   readonly now: number;
 }
 
+/** A credential failure, and the profile URL that failed to load when that was the cause. */
+interface Refusal {
+  readonly error: ProtocolError;
+  readonly failedProfile?: URL;
+}
+
+/**
+ * Refused credentials are charged to the rate limiter (rate-limit.ts) before the answer goes
+ * out, and an address or profile origin whose budget is spent is refused here, before any
+ * profile fetch, KV read or signature check.
+ */
 export async function authenticate(input: AuthInput): Promise<Result<Principal, ProtocolError>> {
   const { headers } = input.request;
   const signed = headers.has("signature") || headers.has("signature-input");
   const apiKey = presentedApiKey(headers);
   if (!signed && apiKey === undefined) return ok(ANONYMOUS);
 
+  const address = addressKey(input.request);
+  const spent = spentBudget(address, input.now);
+  if (spent) return err(spent);
+  const verified = await verifyCredentials(input, signed, apiKey);
+  if (verified.ok) return verified;
+  const { error, failedProfile } = verified.error;
+  if (error.httpStatus === 429) return err(error);
+  const keys = failedProfile ? [address, profileOriginKey(failedProfile)] : [address];
+  const limited = await chargeFailure(input.env as RateLimitEnv, keys, input.now, input.trust);
+  return err(limited ?? error);
+}
+
+async function verifyCredentials(
+  input: AuthInput,
+  signed: boolean,
+  apiKey: string | undefined,
+): Promise<Result<Principal, Refusal>> {
+  const { headers } = input.request;
   const bySignature = signed ? await verifySignature(input) : undefined;
   if (bySignature && !bySignature.ok) return bySignature;
   const byKey = apiKey !== undefined ? await verifyApiKey(input, apiKey) : undefined;
-  if (byKey && !byKey.ok) return byKey;
+  if (byKey && !byKey.ok) return err({ error: byKey.error });
   const principal = (bySignature?.value ?? byKey?.value) as Authenticated;
   if (bySignature && byKey && (byKey.value as Authenticated).profile !== principal.profile) {
-    return err(authError(403, "identity_mismatch", "The API key and the signature name different platforms"));
+    return refuse(authError(403, "identity_mismatch", "The API key and the signature name different platforms"));
   }
   const header = headers.get("ucp-agent");
   if (header !== null && byKey && !bySignature) {
     const claimed = normalizedProfile(profileFromHeader(header));
     if (claimed !== principal.profile) {
-      return err(authError(403, "identity_mismatch", "This API key is not authorized for the UCP-Agent profile"));
+      return refuse(authError(403, "identity_mismatch", "This API key is not authorized for the UCP-Agent profile"));
     }
   }
   return ok(principal);
@@ -77,19 +107,26 @@ async function verifyApiKey(input: AuthInput, presented: string): Promise<Result
   return ok({ tier: "authenticated", profile: record.profile, via: "api_key", keyId: record.id, signed: [] });
 }
 
-async function verifySignature(input: AuthInput): Promise<Result<Principal, ProtocolError>> {
+function refuse(error: ProtocolError, failedProfile?: URL): Result<never, Refusal> {
+  return err(failedProfile ? { error, failedProfile } : { error });
+}
+
+async function verifySignature(input: AuthInput): Promise<Result<Principal, Refusal>> {
   const { request, config, now } = input;
   const claimed = profileFromHeader(request.headers.get("ucp-agent"));
   if (claimed === undefined) {
-    return err(
+    return refuse(
       authError(401, "signature_invalid", 'Signed requests must carry UCP-Agent: profile="<your profile URL>"'),
     );
   }
   const url = checkProfileUrl(claimed, config.outboundAllow);
-  if (!url.ok) return err(discoveryError(url.error.code, url.error.content, config.origin));
+  if (!url.ok) return refuse(discoveryError(url.error.code, url.error.content, config.origin));
+  // Only a fetch is refused for a spent origin: a platform whose profile is cached still signs in.
+  const spent = hasFreshProfile(url.value, now) ? undefined : spentBudget(profileOriginKey(url.value), now);
+  if (spent) return refuse(spent);
   const deadline = { timeoutMs: config.profileFetchTimeoutMs };
   const loaded = await loadPlatformProfile(url.value, now, deadline);
-  if (!loaded.ok) return err(discoveryError(loaded.error.code, loaded.error.content, config.origin));
+  if (!loaded.ok) return refuse(discoveryError(loaded.error.code, loaded.error.content, config.origin), url.value);
 
   let keys = loaded.value.signingKeys;
   const resolveKey = async (keyid: string): Promise<JsonWebKey | undefined> => {
@@ -105,7 +142,7 @@ async function verifySignature(input: AuthInput): Promise<Result<Principal, Prot
     resolveKey,
     { now, maxAgeSeconds: input.trust.signatureMaxAgeSeconds },
   );
-  if (!verified.ok) return err(signatureError(verified.error));
+  if (!verified.ok) return refuse(signatureError(verified.error));
   return ok({
     tier: "authenticated",
     profile: url.value.href,

@@ -4,6 +4,7 @@
  * never from the message. Imported CryptoKeys are cached per isolate because verification
  * runs on every signed request. This module never logs or echoes private key material.
  */
+import { Lru } from "../lib/lru";
 import { err, ok, type Result } from "../lib/result";
 import { quote } from "./structured-fields";
 
@@ -91,21 +92,9 @@ function readEcJwk(jwk: unknown): Result<EcFields, KeyFailure> {
   return ok({ kid, crv, x, y, d: str(o.d) });
 }
 
-// Insertion-ordered Maps give a cheap LRU: re-insert on hit, evict the oldest when full.
-const VERIFY_CACHE_MAX = 256;
-const verifyCache = new Map<string, VerifyKey>();
-const SIGNING_CACHE_MAX = 8;
-const signingCache = new Map<string, SigningKey>();
-
-function remember<V>(cache: Map<string, V>, max: number, key: string, value: V): V {
-  cache.delete(key);
-  cache.set(key, value);
-  if (cache.size > max) {
-    const oldest = cache.keys().next();
-    if (!oldest.done) cache.delete(oldest.value);
-  }
-  return value;
-}
+const verifyCache = new Lru<string, VerifyKey>(256);
+// Keyed by the merchant's own key material: a handful at most (current and next key).
+const signingCache = new Lru<string, SigningKey>(8);
 
 /** Imports a public JWK (from a profile's `signing_keys`) for ECDSA verification. */
 export async function importVerifyKey(jwk: JsonWebKey): Promise<Result<VerifyKey, KeyFailure>> {
@@ -115,7 +104,7 @@ export async function importVerifyKey(jwk: JsonWebKey): Promise<Result<VerifyKey
   // Keyed by the key material (curve and point), not kid: kids are chosen by other parties.
   const cacheKey = `${crv}.${x}.${y}`;
   const hit = verifyCache.get(cacheKey);
-  if (hit) return ok(remember(verifyCache, VERIFY_CACHE_MAX, cacheKey, hit));
+  if (hit) return ok(hit);
   try {
     const key = await crypto.subtle.importKey(
       "jwk",
@@ -124,7 +113,7 @@ export async function importVerifyKey(jwk: JsonWebKey): Promise<Result<VerifyKey
       false,
       ["verify"],
     );
-    return ok(remember(verifyCache, VERIFY_CACHE_MAX, cacheKey, { ...CURVES[crv], key }));
+    return ok(verifyCache.set(cacheKey, { ...CURVES[crv], key }));
   } catch {
     const name = kid === undefined ? "Signing key" : `Signing key kid=${quote(kid, 60)}`;
     return unsupported(`${name} is not a valid ${crv} public key (point rejected)`);
@@ -168,7 +157,7 @@ export async function importSigningKey(privateJwkJson: string): Promise<Result<S
     );
     const alg = CURVES[crv].alg;
     const publicJwk: PublicSigningJwk = { kid, kty: "EC", crv, x, y, use: "sig", alg };
-    return ok(remember(signingCache, SIGNING_CACHE_MAX, privateJwkJson, { kid, alg, privateKey, publicJwk }));
+    return ok(signingCache.set(privateJwkJson, { kid, alg, privateKey, publicJwk }));
   } catch {
     return unsupported(`Signing key kid=${quote(kid, 60)} is not a valid ${crv} private key`);
   }

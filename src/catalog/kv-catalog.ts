@@ -4,6 +4,7 @@
  * is picked up without a redeploy.
  */
 import { type Product, ProductSchema } from "../../schemas/ucp/product";
+import { Lru } from "../lib/lru";
 import { type CatalogManifest, KV_KEYS } from "./kv-layout";
 
 import { type HydratedIndex, hydrate } from "./search-engine";
@@ -19,7 +20,7 @@ const PRODUCT_CACHE_ENTRIES = 2_000;
 
 let current: { snapshot: CatalogSnapshot | null; checkedAt: number } | undefined;
 let loading: Promise<CatalogSnapshot | null> | undefined;
-const productCache = new Map<string, Product>();
+const productCache = new Lru<string, Product>(PRODUCT_CACHE_ENTRIES);
 
 /** The catalog as of the last manifest check; null when no catalog was ever loaded. */
 export async function catalogSnapshot(kv: KVNamespace, now: number): Promise<CatalogSnapshot | null> {
@@ -74,17 +75,9 @@ export async function getProducts(kv: KVNamespace, ids: readonly string[]): Prom
     const parsed = ProductSchema.safeParse(raw.get(KV_KEYS.product(id)));
     if (!parsed.success) continue;
     found.set(id, parsed.data);
-    remember(id, parsed.data);
+    productCache.set(id, parsed.data);
   }
   return found;
-}
-
-function remember(id: string, product: Product): void {
-  productCache.set(id, product);
-  if (productCache.size > PRODUCT_CACHE_ENTRIES) {
-    const oldest = productCache.keys().next().value;
-    if (oldest !== undefined) productCache.delete(oldest);
-  }
 }
 
 /** Test hook: drop the isolate caches so the next call re-reads KV. */

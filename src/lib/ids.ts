@@ -4,11 +4,14 @@
  * on the same object). The tag lets the Worker reject ids it never issued without touching
  * a Durable Object, so junk ids create nothing.
  */
+import { Lru } from "./lru";
+
 const ID_BYTES = 16;
 const TAG_BYTES = 8;
 const ENCODED_LENGTH = Math.ceil(((ID_BYTES + TAG_BYTES) * 4) / 3);
 
-const keys = new Map<string, Promise<CryptoKey>>();
+// Keyed by the store's own secrets (current and previous): a handful.
+const keys = new Lru<string, Promise<CryptoKey>>(8);
 
 function hmacKey(secret: string): Promise<CryptoKey> {
   // No fallback secret: an id signed with a value anyone can compute protects nothing.
@@ -50,17 +53,15 @@ export async function derivedId(prefix: string, secret: string, platform: string
 }
 
 /** Ids already verified in this isolate (the check is an HMAC; agents re-use ids a lot). */
-const verified = new Map<string, true>();
-const VERIFIED_ENTRIES = 10_000;
+const verified = new Lru<string, true>(10_000);
 
 /** True when `id` has the prefix, the shape, and a tag this secret made. */
 export async function isIssuedId(prefix: string, secret: string, id: string): Promise<boolean> {
   const cacheKey = `${secret}\n${id}`;
-  if (verified.has(cacheKey)) return true;
+  if (verified.get(cacheKey)) return true;
   const valid = await checkTag(prefix, secret, id);
   if (valid) {
     verified.set(cacheKey, true);
-    if (verified.size > VERIFIED_ENTRIES) verified.delete(verified.keys().next().value as string);
   }
   return valid;
 }

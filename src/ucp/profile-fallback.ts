@@ -9,6 +9,7 @@
  * (RFC 2606), whose subdomains do not exist. `.test` and `.localhost` are fetched: a
  * developer's own resolver or hosts file may well serve them.
  */
+import { Lru } from "../lib/lru";
 import { err } from "../lib/result";
 import type { ProfileResult } from "./profile-fetch";
 
@@ -24,13 +25,11 @@ export function documentationHostResult(url: URL): ProfileResult | undefined {
   return DOCUMENTATION_HOST.test(url.hostname) ? NOT_FETCHED : undefined;
 }
 
-const told = new Set<string>();
-const MAX_TOLD = 256;
+const told = new Lru<string, true>(256);
 
 /** One line per profile URL per isolate: the developer needs to hear it once, not per request. */
 export function noteAssumedCompatible(url: URL, reason: string): void {
-  if (told.has(url.href)) return;
-  if (told.size >= MAX_TOLD) told.clear();
-  told.add(url.href);
+  if (told.get(url.href)) return;
+  told.set(url.href, true);
   console.log(`profile ${url.href} unreachable (${reason}); assuming compatible (PROFILE_FALLBACK)`);
 }

@@ -4,6 +4,7 @@
  * 60 s) up to 24 h; failures for 30 s; concurrent callers share one in-flight fetch. Together
  * these keep a bad URL or a burst from making the Worker fetch in a loop.
  */
+import { Lru } from "../lib/lru";
 import { checkOutboundUrl, NO_OUTBOUND_EXCEPTIONS, type OutboundAllowList } from "../lib/outbound-url";
 import { readCapped } from "../lib/read-capped";
 import { err, ok, type Result } from "../lib/result";
@@ -35,8 +36,13 @@ export const PROFILE_LIMITS = {
 const JOIN_GRACE_MS = 1000;
 const TIMED_OUT: ProfileResult = err({ code: "profile_unreachable", content: "Platform profile fetch timed out" });
 
-const cache = new Map<string, { result: ProfileResult; expiresAt: number }>();
-const inflight = new Map<string, { promise: Promise<ProfileResult>; startedAt: number; timeoutMs: number }>();
+// Keyed by caller-chosen URLs, so bounded. An in-flight entry pushed out only means a later
+// caller starts its own fetch. lastRefresh keeps its own bound: evicting a stamp inside the
+// floor would allow a second forced refresh.
+const cache = new Lru<string, { result: ProfileResult; expiresAt: number }>(PROFILE_LIMITS.cacheEntries);
+const inflight = new Lru<string, { promise: Promise<ProfileResult>; startedAt: number; timeoutMs: number }>(
+  PROFILE_LIMITS.cacheEntries,
+);
 const lastRefresh = new Map<string, number>();
 
 /**
@@ -82,6 +88,17 @@ export async function refreshPlatformProfile(
   return fetchShared(url, now, options);
 }
 
+/** True when a fresh profile (not a cached failure) for `url` is held, so loading it costs no fetch. */
+export function hasFreshProfile(url: URL, now: number): boolean {
+  const hit = cache.peek(url.href);
+  return hit !== undefined && hit.expiresAt > now && hit.result.ok;
+}
+
+/** Test hook: how many entries the per-isolate maps hold. */
+export function profileCacheSizes(): { profiles: number; inflight: number; refreshStamps: number } {
+  return { profiles: cache.size, inflight: inflight.size, refreshStamps: lastRefresh.size };
+}
+
 /** Test hook: forget every cached profile, in-flight fetch and refresh stamp. */
 export function clearProfileCache(): void {
   cache.clear();
@@ -92,19 +109,11 @@ export function clearProfileCache(): void {
 function cached(key: string, now: number): ProfileResult | undefined {
   const hit = cache.get(key);
   if (!hit || hit.expiresAt <= now) return undefined;
-  cache.delete(key);
-  cache.set(key, hit); // most recently used goes last
   return hit.result;
 }
 
 function remember(key: string, result: ProfileResult, expiresAt: number): void {
-  cache.delete(key);
   cache.set(key, { result, expiresAt });
-  while (cache.size > PROFILE_LIMITS.cacheEntries) {
-    const oldest = cache.keys().next().value;
-    if (oldest === undefined) break;
-    cache.delete(oldest);
-  }
 }
 
 /** True when `origin` may force a refresh now; records it. Never evicts a stamp inside the floor. */
@@ -136,7 +145,7 @@ function fetchShared(url: URL, now: number, options: FetchOptions): Promise<Prof
       // Only a forced refresh fetches past a fresh profile; its failure must not evict the
       // good copy, or one hiccup (or a caller naming a bogus kid) locks the platform out.
       if (result.ok || !cached(key, now)?.ok) remember(key, result, now + ttlMs);
-      if (inflight.get(key)?.promise === promise) inflight.delete(key);
+      if (inflight.peek(key)?.promise === promise) inflight.delete(key);
       return result;
     });
     flight = { promise, startedAt: now, timeoutMs };

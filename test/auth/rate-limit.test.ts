@@ -1,13 +1,15 @@
 /**
  * Rate limits (Workers rate-limiting bindings; the test pool allows 200 anonymous requests
  * a minute per client IP): past the budget a caller gets -32000 with HTTP 429 and retry_after, while other
- * callers are unaffected.
+ * callers are unaffected. Requests with broken credentials draw from their address's anonymous
+ * budget (and a profile that fails to load, from its origin's), and once it is spent are refused
+ * before any profile fetch or signature check.
  */
 import { describe, expect, it } from "vitest";
-import { rpc } from "../helpers/mcp";
+import { ANONYMOUS_LIMIT, BATCH, badlySigned, burst, profileHits } from "../helpers/credential-burst";
+import { FULL_PROFILE, rpc } from "../helpers/mcp";
 
 const burstIp = "192.0.2.77";
-
 describe("rate limits", () => {
   it("a burst over the anonymous limit gets 429 with retry_after; other clients are not slowed", {
     timeout: 60_000,
@@ -34,5 +36,33 @@ describe("rate limits", () => {
     const other = await rpc("ping", {}, { "cf-connecting-ip": "192.0.2.78" });
     expect(other.status).toBe(200);
     expect(other.body.result).toEqual({});
+  });
+
+  it("400 bad signatures naming 400 profile URLs from one address: 429s, at most one budget of profile fetches", {
+    timeout: 60_000,
+  }, async () => {
+    const ip = "192.0.2.91";
+    const prefix = `https://burst-${crypto.randomUUID()}.test/profiles/unique-`;
+    const replies: Array<{ status: number; code?: string }> = [];
+    await burst(async (i) => {
+      const reply = await badlySigned(ip, `${prefix}${i}.json`);
+      replies.push(reply);
+      return reply.status;
+    });
+    const limited = replies.filter((r) => r.status === 429);
+    expect(limited.length, "no 429 in 400 bad signatures").toBeGreaterThan(0);
+    expect(limited.every((r) => r.code === "rate_limited")).toBe(true);
+    // Each failure is charged once it is known; a blocked address fetches nothing more.
+    expect(await profileHits(prefix)).toBeLessThanOrEqual(ANONYMOUS_LIMIT + BATCH);
+    // A well-signed platform from another address is served meanwhile.
+    const good = await rpc(
+      "tools/call",
+      {
+        name: "get_order",
+        arguments: { meta: { "ucp-agent": { profile: FULL_PROFILE } }, id: "ord_missing" },
+      },
+      { "cf-connecting-ip": "192.0.2.92" },
+    );
+    expect(good.headers.get("ucp-trust-tier")).toBe("authenticated");
   });
 });

@@ -1,0 +1,19 @@
+/**
+ * Broken credentials from many addresses (issue 10, finding 6): a signer's profile host that
+ * fails to load is charged as one budget whatever the address. One burst per file: a second
+ * 400-request burst in the same test runtime stalls the pool worker here.
+ */
+import { describe, expect, it } from "vitest";
+import { ANONYMOUS_LIMIT, BATCH, badlySigned, burst, profileHits } from "../helpers/credential-burst";
+
+describe("bad credentials", () => {
+  it("bad signatures claiming one unreachable profile host from 400 addresses: 429s, bounded fetches", {
+    timeout: 60_000,
+  }, async () => {
+    const prefix = `https://down-${crypto.randomUUID()}.test/profiles/missing-`;
+    const address = (i: number) => `198.51.${100 + Math.floor(i / 250)}.${(i % 250) + 1}`;
+    const statuses = await burst((i) => badlySigned(address(i), `${prefix}${i}.json`).then((r) => r.status));
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(await profileHits(prefix)).toBeLessThanOrEqual(ANONYMOUS_LIMIT + BATCH);
+  });
+});
