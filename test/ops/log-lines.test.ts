@@ -111,7 +111,8 @@ describe("one log line per request", () => {
 
 describe("one log line per order event", () => {
   it("created, fulfillment, adjustment, webhook delivered and failed", async () => {
-    const checkout = await readyCheckout([{ id: "item_456", quantity: 2 }]);
+    // Sessions belong to their platform: the checkout is made under the profile that completes it.
+    const checkout = await readyCheckout([{ id: "item_456", quantity: 2 }], {}, `${PROFILES}/webhooks-flaky.json`);
     const done = await tool(
       "complete_checkout",
       { id: checkout.id, checkout: pay("success_token") },
