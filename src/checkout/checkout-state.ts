@@ -6,6 +6,7 @@ import type * as z from "zod";
 import type { LineItem, Total } from "../../schemas/ucp/cart";
 import type { CheckoutBuyer } from "../../schemas/ucp/checkout";
 import type { ContextSchema, Message } from "../../schemas/ucp/common";
+import { checkoutExtensions } from "../ucp/negotiate";
 import type { FulfillmentOption } from "./fulfillment";
 
 export type Context = z.infer<typeof ContextSchema>;
@@ -88,9 +89,15 @@ export interface CheckoutEnvelope {
   readonly payment_handlers: Record<string, unknown[]>;
 }
 
-/** The response: continue_url for open sessions only (UCP: omit for terminal states). */
+/**
+ * The response: continue_url for open sessions only (UCP: omit for terminal states). Fields of
+ * an extension missing from `envelope.capabilities` (not negotiated by this caller) are never
+ * shown, whatever the session stored under an earlier profile.
+ */
 export function checkoutPayload(checkout: CheckoutState, envelope: CheckoutEnvelope, continueUrl: string) {
   const open = !TERMINAL.has(checkout.status);
+  const ext = checkoutExtensions(new Set(Object.keys(envelope.capabilities)));
+  const buyer = checkout.buyer && !ext.buyerConsent ? withoutConsent(checkout.buyer) : checkout.buyer;
   return {
     ucp: envelope,
     id: checkout.id,
@@ -99,13 +106,18 @@ export function checkoutPayload(checkout: CheckoutState, envelope: CheckoutEnvel
     currency: checkout.currency,
     totals: checkout.totals,
     links: [] as Array<{ type: string; url: string }>,
-    ...(checkout.buyer ? { buyer: checkout.buyer } : {}),
+    ...(buyer ? { buyer } : {}),
     ...(checkout.context ? { context: checkout.context } : {}),
     ...(checkout.messages.length > 0 ? { messages: checkout.messages } : {}),
-    ...(checkout.fulfillment ? { fulfillment: checkout.fulfillment } : {}),
-    ...(checkout.discounts ? { discounts: checkout.discounts } : {}),
+    ...(checkout.fulfillment && ext.fulfillment ? { fulfillment: checkout.fulfillment } : {}),
+    ...(checkout.discounts && ext.discount ? { discounts: checkout.discounts } : {}),
     ...(checkout.payment ? { payment: checkout.payment } : {}),
     ...(checkout.order ? { order: checkout.order } : {}),
     ...(open ? { continue_url: continueUrl, expires_at: new Date(checkout.expires_at).toISOString() } : {}),
   };
+}
+
+export function withoutConsent(buyer: CheckoutBuyer): CheckoutBuyer {
+  const { consent: _ignored, ...rest } = buyer;
+  return rest;
 }

@@ -7,8 +7,9 @@ import type { CheckoutBuyer, FulfillmentRequest, PaymentInstrument } from "../..
 import type { Message } from "../../schemas/ucp/common";
 import { assignLineIds } from "../cart/cart-state";
 import type { PricedLine } from "../cart/pricing";
+import type { CheckoutExtensions } from "../ucp/negotiate";
 import { asAddress, type FulfillmentResult, resolveFulfillment, SELECTED_OPTION_PATH } from "./checkout-fulfillment";
-import { type CheckoutState, type Context, type SavedInstrument, statusFrom } from "./checkout-state";
+import { type CheckoutState, type Context, type SavedInstrument, statusFrom, withoutConsent } from "./checkout-state";
 import type { CommerceConfig } from "./commerce-config";
 import { applyDiscounts, finalizeFreeShipping } from "./discounts";
 import { taxFor } from "./tax";
@@ -26,6 +27,8 @@ export interface CheckoutInput {
   readonly discountCodes: readonly string[] | undefined;
   /** Absent: keep the previous instruments. Credentials are never kept. */
   readonly instruments: readonly PaymentInstrument[] | undefined;
+  /** What the platform negotiated: an extension it did not is neither applied nor asked for. */
+  readonly extensions: CheckoutExtensions;
 }
 
 export interface CheckoutBase {
@@ -50,16 +53,20 @@ export function computeCheckout(
     subtotal: line.item.price * line.quantity,
   }));
   const merchandise = lines.reduce((sum, l) => sum + l.subtotal, 0);
-  const codes = input.discountCodes ?? previous?.discounts?.codes ?? [];
+  const ext = input.extensions;
+  const codes = ext.discount ? (input.discountCodes ?? previous?.discounts?.codes ?? []) : [];
+  const buyer = input.buyer && !ext.buyerConsent ? withoutConsent(input.buyer) : input.buyer;
   const discounts = applyDiscounts({ codes, lines, config, now, currency: base.currency });
   const itemsDiscount = lines.reduce((sum, l) => sum + (discounts.lineDiscounts[l.id] ?? 0), 0);
   const afterDiscounts = merchandise - itemsDiscount - discounts.orderDiscount;
 
-  const shipping = resolveFulfillment(input.fulfillment, previous?.fulfillment, ids.ids, {
-    config,
-    merchandiseAfterDiscounts: afterDiscounts,
-    freeShippingCode: discounts.freeShipping,
-  });
+  const shipping = ext.fulfillment
+    ? resolveFulfillment(input.fulfillment, previous?.fulfillment, ids.ids, {
+        config,
+        merchandiseAfterDiscounts: afterDiscounts,
+        freeShippingCode: discounts.freeShipping,
+      })
+    : NO_FULFILLMENT;
   const shippingAmount = shipping.selected?.totals.find((t) => t.type === "total")?.amount;
   const applied = finalizeFreeShipping(discounts, shipping.codeSaving, SELECTED_OPTION_PATH);
   // Before an address is chosen, the buyer's context gives an estimate.
@@ -72,7 +79,8 @@ export function computeCheckout(
   if (taxes.message && shipping.destination && !shipping.messages.some((m) => m.path?.startsWith(taxPath)))
     messages.push(taxes.message);
   if (lines.length === 0) messages.push(missing("$.line_items", "Add at least one item to buy."));
-  if (!input.buyer?.email) messages.push(missing("$.buyer.email", "The buyer's email is required."));
+  if (!ext.fulfillment && lines.length > 0) messages.push(ADDRESS_FROM_BUYER);
+  if (!buyer?.email) messages.push(missing("$.buyer.email", "The buyer's email is required."));
   const instruments = input.instruments ? input.instruments.map(saveInstrument) : previous?.payment?.instruments;
 
   return {
@@ -93,7 +101,7 @@ export function computeCheckout(
       taxes: taxes.totals,
     }),
     messages,
-    ...(input.buyer ? { buyer: input.buyer } : {}),
+    ...(buyer ? { buyer } : {}),
     ...(input.context ? { context: input.context } : {}),
     ...(shipping.fulfillment ? { fulfillment: shipping.fulfillment } : {}),
     ...(codes.length > 0 ? { discounts: { codes: discounts.codes, applied } } : {}),
@@ -120,6 +128,25 @@ function destinationPath(shipping: FulfillmentResult): string {
   const index = shipping.fulfillment?.methods[0]?.destinations.findIndex((d) => d.id === shipping.destination?.id);
   return `$.fulfillment.methods[0].destinations[${index ?? 0}]`;
 }
+
+const NO_FULFILLMENT: FulfillmentResult = {
+  fulfillment: undefined,
+  destination: undefined,
+  selected: undefined,
+  codeSaving: 0,
+  messages: [],
+};
+
+/**
+ * Every item ships, and a platform without the fulfillment extension has no field to send an
+ * address in: the buyer gives it at continue_url (UCP: requires_buyer_input), no path to fix.
+ */
+const ADDRESS_FROM_BUYER: Message = {
+  type: "error",
+  code: "fulfillment_required",
+  content: "A shipping address and method are needed; the buyer can give them at continue_url.",
+  severity: "requires_buyer_input",
+};
 
 function missing(path: string, content: string): Message {
   return { type: "error", code: "missing", path, content, severity: "recoverable" };

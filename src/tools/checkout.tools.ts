@@ -19,6 +19,7 @@ import { instrumentTypeProblem } from "../payment/instrument-check";
 import { handlerIds, paymentHandlers, processorFor } from "../payment/store-processor";
 import { CAPABILITY } from "../ucp/capabilities";
 import { invalidParams } from "../ucp/errors";
+import { checkoutExtensions } from "../ucp/negotiate";
 import { paymentsNotConfigured, withPaymentMode } from "./checkout-payments";
 import { callerOf, continueUrl, ledgerEntry, objectReply } from "./object-reply";
 import { defineTool, type ToolContext, type UcpEnvelope, type UcpPayload } from "./types";
@@ -219,6 +220,7 @@ async function checkoutInput(request: CheckoutCreate | CheckoutUpdate, ctx: Tool
     fulfillment: request.fulfillment,
     discountCodes: request.discounts?.codes,
     instruments: request.payment?.instruments,
+    extensions: checkoutExtensions(ctx.negotiated.active),
   };
 }
 

@@ -2,7 +2,7 @@
  * Capability intersection (UCP overview §Intersection Algorithm): same name, highest
  * mutual version, then orphaned extensions pruned until nothing changes. Pure.
  */
-import type { CapabilityEntry, CapabilityRegistry } from "./capabilities";
+import { CAPABILITY, type CapabilityEntry, type CapabilityRegistry } from "./capabilities";
 
 export type ActiveCapabilities = ReadonlyMap<string, CapabilityEntry>;
 
@@ -71,4 +71,22 @@ function computeRelevant(active: ActiveCapabilities, root: string): Record<strin
     if (parentsOf(entry).includes(root)) out[name] = [{ version: entry.version }];
   }
   return out;
+}
+
+/** Which checkout extensions this platform negotiated: the rest neither act nor appear. */
+export interface CheckoutExtensions {
+  readonly fulfillment: boolean;
+  readonly discount: boolean;
+  readonly buyerConsent: boolean;
+}
+
+export const ALL_CHECKOUT_EXTENSIONS: CheckoutExtensions = { fulfillment: true, discount: true, buyerConsent: true };
+
+/** From the active set, or from a response's `ucp.capabilities` (which lists only active ones). */
+export function checkoutExtensions(active: { has(name: string): boolean }): CheckoutExtensions {
+  return {
+    fulfillment: active.has(CAPABILITY.fulfillment),
+    discount: active.has(CAPABILITY.discount),
+    buyerConsent: active.has(CAPABILITY.buyerConsent),
+  };
 }
