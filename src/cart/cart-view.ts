@@ -1,6 +1,7 @@
 /** Wire shapes of cart responses: the cart payload and the not-found error response. Pure. */
 import type { Message } from "../../schemas/ucp/common";
-import type { UcpEnvelope } from "../tools/types";
+import { CAPABILITY } from "../ucp/capabilities";
+import type { UcpEnvelope } from "../ucp/envelope";
 import { type CartState, cartTotals } from "./cart-state";
 
 export function cartPayload(cart: CartState, envelope: UcpEnvelope, continueUrl: string, messages: readonly Message[]) {
@@ -12,7 +13,8 @@ export function cartPayload(cart: CartState, envelope: UcpEnvelope, continueUrl:
     totals: cartTotals(cart),
     ...(cart.context ? { context: cart.context } : {}),
     ...(cart.buyer ? { buyer: cart.buyer } : {}),
-    ...(cart.discounts ? { discounts: cart.discounts } : {}),
+    // Only a platform that negotiated the discount extension sees its field.
+    ...(cart.discounts && envelope.capabilities?.[CAPABILITY.discount] ? { discounts: cart.discounts } : {}),
     ...(messages.length > 0 ? { messages } : {}),
     continue_url: continueUrl,
     expires_at: new Date(cart.expires_at).toISOString(),

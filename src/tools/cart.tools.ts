@@ -116,7 +116,10 @@ async function priceCart(cart: CartRequest, ctx: ToolContext) {
     lines,
     ...(cart.context ? { context: cart.context } : {}),
     ...(cart.buyer ? { buyer: cart.buyer } : {}),
-    ...(cart.discounts?.codes ? { discountCodes: cart.discounts.codes } : {}),
+    // Codes are ignored, not refused, when the platform did not negotiate the discount extension.
+    ...(cart.discounts?.codes && ctx.negotiated.active.has(CAPABILITY.discount)
+      ? { discountCodes: cart.discounts.codes }
+      : {}),
   };
   return { content, messages };
 }

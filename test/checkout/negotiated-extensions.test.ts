@@ -4,7 +4,7 @@
  * echoed, buyer.consent kept, and a checkout stuck incomplete until it sent `$.fulfillment`.
  */
 import { describe, expect, it } from "vitest";
-import { ADDRESS, checkoutCall, type Json, pay } from "../helpers/checkout";
+import { ADDRESS, checkoutCall, type Json, pay, tool } from "../helpers/checkout";
 import { PROFILES } from "../helpers/mcp";
 
 const CHECKOUT_ONLY = `${PROFILES}/checkout-only.json`;
@@ -26,7 +26,7 @@ describe("extensions the platform did not negotiate neither act nor appear", () 
     expect(checkout).not.toHaveProperty("fulfillment");
     expect(checkout).not.toHaveProperty("discounts");
     expect(checkout.buyer).toEqual({ email: "jane@example.com", first_name: "Jane" });
-    expect(checkout.totals.map((t: Json) => t.type)).not.toContain("discount");
+    expect(checkout.totals.map((t: Json) => t.type)).not.toContain("items_discount");
     expect(checkout.totals.map((t: Json) => t.type)).not.toContain("fulfillment");
     expect(paths(checkout).filter((p) => p.startsWith("$.fulfillment") || p.startsWith("$.discounts"))).toEqual([]);
     expect(checkout.messages.filter((m: Json) => m.severity === "recoverable")).toEqual([]);
@@ -72,5 +72,20 @@ describe("extensions the platform did not negotiate neither act nor appear", () 
     expect(checkout.discounts.codes).toEqual(["SAVE10"]);
     expect(checkout.discounts.applied.length).toBeGreaterThan(0);
     expect(checkout.buyer.consent).toEqual({ marketing: true });
+  });
+
+  it("a cart for a platform without the discount extension ignores codes and never shows them", async () => {
+    const cart = { line_items: everything.line_items, discounts: { codes: ["SAVE10"] } };
+    const [bare, full] = await Promise.all(
+      [CHECKOUT_ONLY, `${PROFILES}/full.json`].map(async (profile) => {
+        const reply = await tool("create_cart", { cart }, undefined, profile);
+        return reply.body.result.structuredContent;
+      }),
+    );
+    expect(bare.ucp.status, JSON.stringify(bare)).toBe("success");
+    expect(bare).not.toHaveProperty("discounts");
+    expect(bare.totals.map((t: Json) => t.type)).not.toContain("items_discount");
+    expect(full.discounts.codes).toEqual(["SAVE10"]);
+    expect(full.totals.map((t: Json) => t.type)).toContain("items_discount");
   });
 });
