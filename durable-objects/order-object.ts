@@ -19,7 +19,9 @@ import type { Issue } from "../src/order/line-refs";
 import { ORDER_ONLY_ENVELOPE } from "../src/order/merchant-envelope";
 import type { AdjustmentInput, FulfillmentEventInput } from "../src/order/order-input";
 import { type OrderState, orderPayload } from "../src/order/order-state";
-import { deliverDue, enqueue, OUTBOX_SCHEMA, type OutboxRow, outboxDeadline, outboxRows } from "../src/order/outbox";
+import { postWebhook } from "../src/order/webhook-http";
+import { processorFor } from "../src/payment/store-processor";
+import { deliverDue, enqueue, OUTBOX_SCHEMA, type OutboxRow, outboxDeadline, outboxRows } from "./order/outbox";
 import {
   EFFECTS_SCHEMA,
   effectsDeadline,
@@ -27,8 +29,7 @@ import {
   queueEffects,
   runDueEffects,
   type SettlementPorts,
-} from "../src/order/settlement";
-import { postWebhook } from "../src/order/webhook-http";
+} from "./order/settlement";
 import {
   type AttemptResult,
   DELIVERIES_SCHEMA,
@@ -40,8 +41,7 @@ import {
   webhookLog,
   webhookRetry,
   webhooksDeadline,
-} from "../src/order/webhooks";
-import { processorFor } from "../src/payment/store-processor";
+} from "./order/webhooks";
 import {
   checkLedger,
   type IdempotencyInput,

@@ -3,7 +3,7 @@
  * as the change it announces, and delivered later by the object's alarm through a
  * NotificationSender, with retries. A row marked sent is never sent again.
  */
-import type { NotificationMessage, NotificationSender } from "../notify/sender";
+import type { NotificationMessage, NotificationSender } from "../../src/notify/sender";
 import { claim, dueJobs, finish, JOB_COLUMNS, type JobTable, jobsDeadline } from "./jobs";
 
 const OUTBOX: JobTable = { table: "outbox", doneColumn: "sent_at" };

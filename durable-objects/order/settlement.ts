@@ -5,9 +5,9 @@
  * refund and one release per adjustment, and a row marked done is never run again.
  */
 
-import type { Effect } from "./adjustments";
+import type { Effect } from "../../src/order/adjustments";
+import type { AdjustmentStatus } from "../../src/order/order-state";
 import { claim, dueJobs, finish, JOB_COLUMNS, type JobTable, jobsDeadline } from "./jobs";
-import type { AdjustmentStatus } from "./order-state";
 
 const EFFECTS: JobTable = { table: "effects", doneColumn: "done_at" };
 

@@ -6,8 +6,12 @@
  * event order: a later snapshot never overtakes an earlier one, and an event that exhausts
  * its retries stops blocking the ones behind it. Every attempt is logged.
  */
+
+import type { RetryPolicy } from "../../src/order/retry";
+import type { AttemptResult, WebhookEvent, WebhookRow } from "../../src/order/webhook-row";
 import { claim, finish, JOB_COLUMNS, type JobTable } from "./jobs";
-import type { RetryPolicy } from "./retry";
+
+export type { AttemptResult, WebhookEvent, WebhookRow };
 
 export const WEBHOOKS_SCHEMA = `CREATE TABLE IF NOT EXISTS webhooks (
   id TEXT PRIMARY KEY,
@@ -29,21 +33,6 @@ export const DELIVERIES_SCHEMA = `CREATE TABLE IF NOT EXISTS webhook_deliveries 
   PRIMARY KEY (webhook_id, attempt)
 )`;
 
-export type WebhookEvent = "order.created" | "order.updated";
-
-export type WebhookRow = {
-  readonly id: string;
-  readonly seq: number;
-  readonly event: WebhookEvent;
-  readonly url: string;
-  readonly body: string;
-  readonly occurred_at: number;
-  readonly attempts: number;
-  readonly delivered_at: number | null;
-  readonly failed_at: number | null;
-  readonly next_attempt_at: number | null;
-};
-
 export type DeliveryAttempt = {
   readonly attempt: number;
   readonly at: number;
@@ -51,13 +40,6 @@ export type DeliveryAttempt = {
   readonly status: number | null;
   readonly error: string | null;
 };
-
-/** What one attempt produced: delivered means a 2xx. */
-export interface AttemptResult {
-  readonly delivered: boolean;
-  readonly status?: number;
-  readonly error?: string;
-}
 
 export type WebhookPost = (row: WebhookRow) => Promise<AttemptResult>;
 

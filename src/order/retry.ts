@@ -2,7 +2,7 @@
  * Retry schedules for the order object's background work: exponential backoff from a first
  * delay, capped, up to a last attempt. Notifications, refunds and stock releases use the
  * default (30 s doubling to 1 h, 10 attempts, about 5 h in all); webhooks use their own
- * (src/order/webhooks.ts). Pure; the object stores attempts and next_attempt_at and its
+ * (durable-objects/order/webhooks.ts). Pure; the object stores attempts and next_attempt_at and its
  * alarm wakes at the earliest.
  */
 export interface RetryPolicy {

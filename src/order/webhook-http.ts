@@ -9,7 +9,7 @@
 import { signRequest } from "../auth/http-signature";
 import type { SigningKey } from "../auth/signing-keys";
 import { checkOutboundUrl, type OutboundAllowList } from "../lib/outbound-url";
-import type { AttemptResult, WebhookRow } from "./webhooks";
+import type { AttemptResult, WebhookRow } from "./webhook-row";
 
 const TIMEOUT_MS = 10_000;
 

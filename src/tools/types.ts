@@ -5,6 +5,7 @@ import type { MerchantConfig } from "../config";
 import type { RawJson } from "../lib/raw-json";
 import type { Result } from "../lib/result";
 import type { CapabilityName } from "../ucp/capabilities";
+import type { UcpEnvelope } from "../ucp/envelope";
 import type { ProtocolError } from "../ucp/errors";
 import type { Negotiated } from "../ucp/negotiation";
 
@@ -25,11 +26,7 @@ export interface ToolContext {
   readonly envelope: (status?: "success" | "error") => UcpEnvelope;
 }
 
-export interface UcpEnvelope {
-  version: string;
-  status: "success" | "error";
-  capabilities: Record<string, Array<{ version: string }>>;
-}
+export type { UcpEnvelope };
 
 /**
  * A UCP payload: what goes in `structuredContent` (or `result` for direct-method calls),
