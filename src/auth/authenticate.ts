@@ -82,13 +82,13 @@ async function verifyCredentials(
   if (byKey && !byKey.ok) return err({ error: byKey.error });
   const principal = (bySignature?.value ?? byKey?.value) as Authenticated;
   if (bySignature && byKey && (byKey.value as Authenticated).profile !== principal.profile) {
-    return refuse(authError(403, "identity_mismatch", "The API key and the signature name different platforms"));
+    return refuse(authError("identity_mismatch", "The API key and the signature name different platforms"));
   }
   const header = headers.get("ucp-agent");
   if (header !== null && byKey && !bySignature) {
     const claimed = normalizedProfile(profileFromHeader(header));
     if (claimed !== principal.profile) {
-      return refuse(authError(403, "identity_mismatch", "This API key is not authorized for the UCP-Agent profile"));
+      return refuse(authError("identity_mismatch", "This API key is not authorized for the UCP-Agent profile"));
     }
   }
   return ok(principal);
@@ -103,7 +103,7 @@ function presentedApiKey(headers: Headers): string | undefined {
 async function verifyApiKey(input: AuthInput, presented: string): Promise<Result<Principal, ProtocolError>> {
   const kv = (input.env as { AUTH?: KVNamespace }).AUTH;
   const record = kv ? await findApiKey(kv, presented, input.now) : null;
-  if (!record) return err(authError(401, "invalid_api_key", "The API key is unknown or revoked"));
+  if (!record) return err(authError("invalid_api_key", "The API key is unknown or revoked"));
   return ok({ tier: "authenticated", profile: record.profile, via: "api_key", keyId: record.id, signed: [] });
 }
 
@@ -115,9 +115,7 @@ async function verifySignature(input: AuthInput): Promise<Result<Principal, Refu
   const { request, config, now } = input;
   const claimed = profileFromHeader(request.headers.get("ucp-agent"));
   if (claimed === undefined) {
-    return refuse(
-      authError(401, "signature_invalid", 'Signed requests must carry UCP-Agent: profile="<your profile URL>"'),
-    );
+    return refuse(authError("signature_invalid", 'Signed requests must carry UCP-Agent: profile="<your profile URL>"'));
   }
   const url = checkProfileUrl(claimed, config.outboundAllow);
   if (!url.ok) return refuse(discoveryError(url.error.code, url.error.content, config.origin));
@@ -153,8 +151,7 @@ async function verifySignature(input: AuthInput): Promise<Result<Principal, Refu
 }
 
 function signatureError(failure: SignatureFailure): ProtocolError {
-  const status = failure.code === "digest_mismatch" || failure.code === "algorithm_unsupported" ? 400 : 401;
-  return authError(status, failure.code, failure.content);
+  return authError(failure.code, failure.content);
 }
 
 function normalizedProfile(value: unknown): string | undefined {

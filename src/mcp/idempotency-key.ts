@@ -56,7 +56,6 @@ export function checkIdempotencyKey(input: KeyInput): Result<string | undefined,
     if (header === null || !principal.signed.includes("idempotency-key")) {
       return err(
         authError(
-          401,
           "signature_invalid",
           `A signed ${tool} must send its key in the Idempotency-Key header and cover idempotency-key in the signature`,
         ),

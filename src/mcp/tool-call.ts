@@ -65,7 +65,7 @@ function checkTrust(tool: ToolDefinition, profile: string, scope: RequestScope):
     // Both sides are URL hrefs (checkProfileUrl, authenticate), so equal strings mean one profile.
     if (profile === principal.profile) return undefined;
     const how = principal.via === "api_key" ? "This API key is" : "The signature is";
-    return authError(403, "identity_mismatch", `${how} not authorized for the profile in meta["ucp-agent"]`, {
+    return authError("identity_mismatch", `${how} not authorized for the profile in meta["ucp-agent"]`, {
       tier: principal.tier,
     });
   }
@@ -74,7 +74,6 @@ function checkTrust(tool: ToolDefinition, profile: string, scope: RequestScope):
   // is not known here, and a hand-off URL must only reach the session's owner.
   const handOff = config.origin;
   return authError(
-    401,
     "authentication_required",
     `${tool.name} needs an authenticated platform (this request is anonymous). Sign the request (RFC 9421, key in your profile's signing_keys) or send the API key the merchant issued; or hand the buyer continue_url.`,
     { tier: "anonymous", required_tier: "authenticated", continue_url: handOff },

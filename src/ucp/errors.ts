@@ -2,6 +2,8 @@
  * Protocol-level failures (JSON-RPC `error` + HTTP status). Business outcomes are not
  * here: they are results with `messages` (see envelope.ts).
  */
+import { AUTH_FAILURES, type AuthFailureCode } from "../auth/failure-codes";
+
 export interface ProtocolError {
   readonly rpcCode: number;
   readonly httpStatus: number;
@@ -64,27 +66,19 @@ export function storeMisconfigured(): ProtocolError {
 }
 
 /**
- * 401/403 (and the spec's 400 signature codes): -32000 unless the spec pairs the code with
- * -32600. No `WWW-Authenticate` challenge: UCP puts it on REST only, and on the MCP binding a
- * `Bearer` challenge from a server with no OAuth (RFC 9728) metadata sends MCP clients
- * (Inspector, mcp-remote) probing for an OAuth server that does not exist. The body's `code`
- * and `continue_url` say what to do instead.
+ * 401/403 (and the spec's 400 signature codes), status and JSON-RPC code from the code's
+ * entry in AUTH_FAILURES (src/auth/failure-codes.ts). No `WWW-Authenticate` challenge: UCP
+ * puts it on REST only, and on the MCP binding a `Bearer` challenge from a server with no
+ * OAuth (RFC 9728) metadata sends MCP clients (Inspector, mcp-remote) probing for an OAuth
+ * server that does not exist. The body's `code` and `continue_url` say what to do instead.
  */
 export function authError(
-  httpStatus: 400 | 401 | 403,
-  code: string,
+  code: AuthFailureCode,
   content: string,
   extra: Readonly<Record<string, unknown>> = {},
 ): ProtocolError {
-  const message =
-    code.startsWith("signature") ||
-    code === "key_not_found" ||
-    code === "digest_mismatch" ||
-    code === "algorithm_unsupported"
-      ? "Signature verification failed"
-      : httpStatus === 403
-        ? "Forbidden"
-        : "Unauthorized";
+  const { httpStatus, signature } = AUTH_FAILURES[code];
+  const message = signature ? "Signature verification failed" : httpStatus === 403 ? "Forbidden" : "Unauthorized";
   return {
     rpcCode: httpStatus === 400 ? -32600 : -32000,
     httpStatus,
