@@ -46,7 +46,15 @@ export async function objectReply(
     console.error("durable object call failed", e instanceof Error ? e.message : e);
     return err(unavailable());
   }
-  if (outcome.kind === "conflict") return err(IDEMPOTENCY_CONFLICT);
-  if (outcome.kind === "not_found") return ok(notFound());
-  return ok(new RawJson(outcome.body));
+  // Exhaustive: a new reply kind does not compile until it has a wire form here.
+  switch (outcome.kind) {
+    case "ok":
+      return ok(new RawJson(outcome.body));
+    case "not_found":
+      return ok(notFound());
+    case "conflict":
+      return err(IDEMPOTENCY_CONFLICT);
+    default:
+      return outcome satisfies never;
+  }
 }
