@@ -28,18 +28,25 @@ export const BURST_LIMIT = 100;
 /** Far above what loopback can send in 60 s (~2,000 req/s at best): never reached. */
 const UNREACHABLE_LIMIT = 10_000_000;
 
+/** A platform profile as the platform profile schema wants it: services, handlers, spec and schema. */
+const CAPABILITIES = ["catalog.search", "catalog.lookup", "cart", "checkout", "order", "fulfillment", "discount"];
 const PROFILE_BODY = JSON.stringify({
   ucp: {
     version: "2026-04-08",
-    capabilities: {
-      "dev.ucp.shopping.catalog.search": [{ version: "2026-04-08" }],
-      "dev.ucp.shopping.catalog.lookup": [{ version: "2026-04-08" }],
-      "dev.ucp.shopping.cart": [{ version: "2026-04-08" }],
-      "dev.ucp.shopping.checkout": [{ version: "2026-04-08" }],
-      "dev.ucp.shopping.order": [{ version: "2026-04-08" }],
-      "dev.ucp.shopping.fulfillment": [{ version: "2026-04-08" }],
-      "dev.ucp.shopping.discount": [{ version: "2026-04-08" }],
-    },
+    services: {},
+    capabilities: Object.fromEntries(
+      CAPABILITIES.map((c) => [
+        `dev.ucp.shopping.${c}`,
+        [
+          {
+            version: "2026-04-08",
+            spec: `https://ucp.dev/2026-04-08/specification/${c}`,
+            schema: `https://ucp.dev/2026-04-08/schemas/shopping/${c}.json`,
+          },
+        ],
+      ]),
+    ),
+    payment_handlers: {},
   },
 });
 

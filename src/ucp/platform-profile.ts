@@ -1,12 +1,14 @@
 /**
  * Reads a platform profile document into what negotiation, signature checks and order
  * webhooks need. Accepts the 2026-04-08 shape and the 2026-01-11 capability array
- * (`[{name, version}]`), per spec-digest §12.4. URLs read here are not validated.
+ * (`[{name, version}]`), per spec-digest §12.4. A 2026-04-08 profile must also meet the
+ * official platform profile rules (profile-schema.ts); URLs read here are not otherwise checked.
  */
 
 import { err, ok, type Result } from "../lib/result";
 import { isPlainObject } from "../lib/safe-json";
-import { CAPABILITY, type CapabilityEntry, type CapabilityRegistry } from "./capabilities";
+import { CAPABILITY, type CapabilityEntry, type CapabilityRegistry, UCP_VERSION } from "./capabilities";
+import { platformSchemaProblem } from "./profile-schema";
 
 /** A public JWK from `signing_keys`, reduced to the public members a verifier reads. */
 export type SigningKey = JsonWebKey & { readonly kid: string };
@@ -30,6 +32,9 @@ export function parsePlatformProfile(doc: unknown): Result<PlatformProfile, stri
   const { version, capabilities } = doc.ucp;
   if (typeof version !== "string" || !VERSION.test(version))
     return err("Profile `ucp.version` is not a YYYY-MM-DD date");
+  // Another version's profile is judged by its own rules; negotiation refuses it as unsupported.
+  const problem = version === UCP_VERSION ? platformSchemaProblem(doc) : undefined;
+  if (problem) return err(problem);
   const registry = parseCapabilities(capabilities);
   if (!registry.ok) return registry;
   const webhook = orderWebhookUrl(capabilities);

@@ -36,8 +36,13 @@ let failuresLeft = 3;
 
 function platformProfile() {
   const V = "2026-04-08";
+  // The platform profile schema requires spec and schema on every capability entry.
+  const docs = (c: string) => ({
+    spec: `https://ucp.dev/${V}/specification/${c}`,
+    schema: `https://ucp.dev/${V}/schemas/shopping/${c}.json`,
+  });
   const caps = ["catalog.search", "catalog.lookup", "cart", "checkout", "fulfillment", "discount", "buyer_consent"].map(
-    (c) => [`dev.ucp.shopping.${c}`, [{ version: V }]],
+    (c) => [`dev.ucp.shopping.${c}`, [{ version: V, ...docs(c) }]],
   );
   return {
     ucp: {
@@ -45,7 +50,9 @@ function platformProfile() {
       services: {},
       capabilities: {
         ...Object.fromEntries(caps),
-        "dev.ucp.shopping.order": [{ version: V, config: { webhook_url: `${platformOrigin}/webhooks/orders` } }],
+        "dev.ucp.shopping.order": [
+          { version: V, ...docs("order"), config: { webhook_url: `${platformOrigin}/webhooks/orders` } },
+        ],
       },
       payment_handlers: {},
     },

@@ -76,7 +76,7 @@ describe("parsePlatformProfile", () => {
   });
 
   it("treats absent capabilities as none", () => {
-    const parsed = parsePlatformProfile({ ucp: { version: V } });
+    const parsed = parsePlatformProfile({ ucp: { version: V, services: {}, payment_handlers: {} } });
     expect(parsed.ok && parsed.value.capabilities).toEqual({});
   });
 });

@@ -10,10 +10,19 @@ const EC = {
   y: "sP4jHHxYqC89HBo8TjrtVOAGHfJDflYxw7MFMxuFMPY",
 };
 
+/** The platform profile schema's required parts (services, payment_handlers, spec/schema) filled in. */
 function parsed(doc: Record<string, unknown>, ucp: Record<string, unknown> = {}): PlatformProfile {
-  const result = parsePlatformProfile({ ucp: { version: V, ...ucp }, ...doc });
+  const base = { version: V, services: {}, payment_handlers: {}, ...ucp };
+  const result = parsePlatformProfile({ ucp: { ...base, capabilities: described(ucp.capabilities) }, ...doc });
   if (!result.ok) throw new Error(result.error);
   return result.value;
+}
+
+const DOCS = { spec: "https://ucp.dev/spec", schema: "https://ucp.dev/schema.json" };
+function described(capabilities: unknown): unknown {
+  if (capabilities === undefined || Array.isArray(capabilities)) return capabilities;
+  const entries = Object.entries(capabilities as Record<string, unknown[]>);
+  return Object.fromEntries(entries.map(([name, list]) => [name, list.map((e) => ({ ...DOCS, ...(e as object) }))]));
 }
 
 describe("signing_keys", () => {
@@ -73,7 +82,9 @@ describe("order webhook URL", () => {
   });
 
   it("is absent when no entry names one", () => {
-    expect(order([{ version: V }, { version: V, config: "x" }])).not.toHaveProperty("orderWebhookUrl");
+    expect(order([{ version: V }, { version: V, config: { webhook: "x" } }])).not.toHaveProperty("orderWebhookUrl");
+    // A config that is not an object breaks the platform profile schema (ucp.json#/$defs/entity).
+    expect(() => order([{ version: V, config: "x" }])).toThrow(/config/);
     expect(parsed({})).not.toHaveProperty("orderWebhookUrl");
   });
 

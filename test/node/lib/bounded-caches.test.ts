@@ -11,7 +11,9 @@ import {
   profileCacheSizes,
 } from "../../../src/ucp/profile-fetch";
 
-const PROFILE = JSON.stringify({ ucp: { version: "2026-04-08", capabilities: {} } });
+const PROFILE = JSON.stringify({
+  ucp: { version: "2026-04-08", services: {}, capabilities: {}, payment_handlers: {} },
+});
 
 describe("bounded per-isolate caches", () => {
   afterEach(() => {
