@@ -15,11 +15,13 @@ import type { CheckoutEnvelope } from "../checkout/checkout-state";
 import { commerceConfig } from "../checkout/merchant-commerce";
 import { derivedId, isIssuedId, newId } from "../lib/ids";
 import { err, ok } from "../lib/result";
+import type { HandlerRegistry } from "../payment/handlers";
 import { instrumentTypeProblem } from "../payment/instrument-check";
 import { handlerIds, paymentHandlers, processorFor } from "../payment/store-processor";
 import { CAPABILITY } from "../ucp/capabilities";
 import { invalidParams } from "../ucp/errors";
 import { checkoutExtensions } from "../ucp/negotiate";
+import { handlersForPlatform } from "../ucp/platform-handlers";
 import { paymentsNotConfigured, withPaymentMode } from "./checkout-payments";
 import { callerOf, continueUrl, ledgerEntry, objectReply } from "./object-reply";
 import { defineTool, type ToolContext, type UcpEnvelope, type UcpPayload } from "./types";
@@ -131,7 +133,7 @@ export const completeCheckout = defineTool({
       ...shown,
       idempotency,
       request: checkout,
-      handlerIds: handlerIds(processor.handlers(ctx.config.origin)),
+      handlerIds: handlerIds(platformHandlers(ctx, processor.handlers(ctx.config.origin))),
       owner: ctx.meta.profile,
       webhookUrl: ctx.negotiated.active.has(CAPABILITY.order) ? ctx.negotiated.orderWebhookUrl : undefined,
     };
@@ -154,12 +156,17 @@ export const cancelCheckout = defineTool({
   },
 });
 
+/** Only the handlers (and instrument types) the platform's profile declares, when it declares any. */
+function platformHandlers(ctx: ToolContext, store: HandlerRegistry): HandlerRegistry {
+  return handlersForPlatform(store, ctx.negotiated.platformHandlers);
+}
+
 function stub(ctx: ToolContext, id: string) {
   return ctx.env.CHECKOUT.getByName(id) as DurableObjectStub<CheckoutObject>;
 }
 
 function envelope(ctx: ToolContext): CheckoutEnvelope {
-  return { ...ctx.envelope(), status: "success", payment_handlers: paymentHandlers(ctx.config) };
+  return { ...ctx.envelope(), status: "success", payment_handlers: platformHandlers(ctx, paymentHandlers(ctx.config)) };
 }
 
 async function view(ctx: ToolContext, id: string) {
@@ -246,7 +253,10 @@ function notFound(ctx: ToolContext): UcpPayload {
 
 function errorResponse(ctx: ToolContext, code: string, content: string, extra: ReadonlyArray<object> = []): UcpPayload {
   return {
-    ucp: { ...ctx.envelope("error"), payment_handlers: paymentHandlers(ctx.config) } as UcpEnvelope,
+    ucp: {
+      ...ctx.envelope("error"),
+      payment_handlers: platformHandlers(ctx, paymentHandlers(ctx.config)),
+    } as UcpEnvelope,
     messages: [{ type: "error", code, content, severity: "unrecoverable" }, ...extra],
     continue_url: `${ctx.config.origin}/`,
   } as UcpPayload;

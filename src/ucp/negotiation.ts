@@ -7,7 +7,7 @@ import { err, ok, type Result } from "../lib/result";
 import { BUSINESS_CAPABILITIES, UCP_VERSION } from "./capabilities";
 import { discoveryError, type ProtocolError } from "./errors";
 import { type ActiveCapabilities, intersectCapabilities } from "./negotiate";
-import type { PlatformProfile } from "./platform-profile";
+import type { PlatformHandlers, PlatformProfile } from "./platform-profile";
 import { documentationHostResult, noteAssumedCompatible } from "./profile-fallback";
 import { checkProfileUrl, loadPlatformProfile } from "./profile-fetch";
 
@@ -17,10 +17,17 @@ export interface Negotiated {
   readonly profileUrl: string;
   /** The platform's order webhook URL, from its profile (unvalidated: the sender checks it). */
   readonly orderWebhookUrl?: string;
+  /** The payment handlers the platform declares (platform-handlers.ts filters ours by them). */
+  readonly platformHandlers: PlatformHandlers;
 }
 
 /** What an unreachable profile means under PROFILE_FALLBACK=assume-compatible (local dev). */
-const ASSUMED_PROFILE: PlatformProfile = { version: UCP_VERSION, capabilities: BUSINESS_CAPABILITIES, signingKeys: [] };
+const ASSUMED_PROFILE: PlatformProfile = {
+  version: UCP_VERSION,
+  capabilities: BUSINESS_CAPABILITIES,
+  signingKeys: [],
+  paymentHandlers: {},
+};
 
 /** Checks the profile URL's form before anything else costs a fetch. */
 export function profileUrl(value: unknown, config: MerchantConfig): Result<URL, ProtocolError> {
@@ -58,6 +65,7 @@ export async function negotiate(
     version: UCP_VERSION,
     active: activeFor(profile),
     profileUrl: url.href,
+    platformHandlers: profile.paymentHandlers,
     ...(webhook ? { orderWebhookUrl: webhook } : {}),
   });
 }

@@ -20,7 +20,11 @@ export interface PlatformProfile {
   readonly signingKeys: readonly SigningKey[];
   /** `capabilities["dev.ucp.shopping.order"][].config.webhook_url`; check with checkOutboundUrl before use. */
   readonly orderWebhookUrl?: string;
+  /** `ucp.payment_handlers`: handler name → instrument types it takes (null: any). Empty: none declared. */
+  readonly paymentHandlers: PlatformHandlers;
 }
+
+export type PlatformHandlers = Readonly<Record<string, readonly string[] | null>>;
 
 export const MAX_SIGNING_KEYS = 20;
 
@@ -38,8 +42,33 @@ export function parsePlatformProfile(doc: unknown): Result<PlatformProfile, stri
   const registry = parseCapabilities(capabilities);
   if (!registry.ok) return registry;
   const webhook = orderWebhookUrl(capabilities);
-  const profile = { version, capabilities: registry.value, signingKeys: signingKeys(doc.signing_keys) };
+  const profile = {
+    version,
+    capabilities: registry.value,
+    signingKeys: signingKeys(doc.signing_keys),
+    paymentHandlers: platformHandlers(doc.ucp.payment_handlers),
+  };
   return ok(webhook === undefined ? profile : { ...profile, orderWebhookUrl: webhook });
+}
+
+/**
+ * The instrument types each declared handler takes, over all its entries; a handler with an
+ * entry that names none (`available_instruments` absent: no restriction) takes any.
+ */
+function platformHandlers(raw: unknown): PlatformHandlers {
+  const out: Record<string, string[] | null> = Object.create(null);
+  if (!isPlainObject(raw)) return out;
+  for (const [name, entries] of Object.entries(raw)) {
+    if (!Array.isArray(entries)) continue;
+    let types: string[] | null = [];
+    for (const entry of entries) {
+      const available = isPlainObject(entry) ? entry.available_instruments : undefined;
+      if (!Array.isArray(available)) types = null;
+      else if (types) for (const a of available) if (isPlainObject(a) && typeof a.type === "string") types.push(a.type);
+    }
+    out[name] = types;
+  }
+  return out;
 }
 
 /** Public JWK members; anything else (private parts, key_ops, junk) is not carried. */
