@@ -3,10 +3,11 @@
  * bounded run of requests whose cache keys all differ (profile URLs, API keys, cart ids),
  * the way a caller that wants to grow per-isolate caches would send them.
  *
- *   node scripts/run.mjs bench/memory.ts [--root <checkout>] [--requests 30000] [--clients 8] [--mix varied|same]
+ *   node scripts/run.mjs bench/memory.ts [--root <checkout>] [--requests 30000] [--clients 8] [--mix varied|same|profiles|keys|ids]
  *
  * --mix same sends only the ordinary request (one profile, one query): the control that shows
- * how much of the growth is the runtime's own and how much comes from varied keys.
+ * how much of the growth is the runtime's own and how much comes from varied keys; profiles,
+ * keys and ids send only that one kind of varied request.
  *
  * --root builds and measures another checkout of this repository (e.g. the commit before a
  * change, unpacked with `git archive`), served by this checkout's bench harness.
@@ -65,7 +66,7 @@ const hex = (i: number, width: number) => i.toString(16).padStart(width, "0");
 
 /** Request i: every cache key differs from every other request's (under --mix same, all are ordinary). */
 function request(i: number, mix: Mix): { body: string; headers: Record<string, string> } {
-  switch (mix === "same" ? 3 : i % 4) {
+  switch (mix === "varied" ? i % 4 : MIXES[mix]) {
     case 0: // a new profile URL each time: fetched (404), failure cached per URL
       return {
         body: call(i, "search_catalog", { catalog: { query: "shirt" } }, `https://agent.bench/p-${i}.json`),
@@ -83,7 +84,8 @@ function request(i: number, mix: Mix): { body: string; headers: Record<string, s
   }
 }
 
-type Mix = "varied" | "same";
+const MIXES = { varied: -1, profiles: 0, keys: 1, ids: 2, same: 3 } as const;
+type Mix = keyof typeof MIXES;
 
 async function drive(origin: string, total: number, clients: number, mix: Mix): Promise<Record<number, number>> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
@@ -125,8 +127,8 @@ async function main(): Promise<void> {
   const root = path.resolve(option("root", process.cwd()));
   const total = count("requests", 30_000, 1_000_000);
   const clients = count("clients", 8, 64);
-  const mix = option("mix", "varied");
-  if (mix !== "varied" && mix !== "same") throw new CliError("--mix must be varied or same");
+  const mix = option("mix", "varied") as Mix;
+  if (!Object.hasOwn(MIXES, mix)) throw new CliError(`--mix must be one of ${Object.keys(MIXES).join(", ")}`);
   const outdir = mkdtempSync(path.join(tmpdir(), "ucp-memory-"));
   let servers: Awaited<ReturnType<typeof startServers>> | undefined;
   try {
@@ -157,4 +159,8 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await main().catch((e: unknown) => {
+  if (e instanceof CliError) throw e;
+  console.error("memory bench failed:", e instanceof Error ? e.message : e);
+  process.exitCode = 1;
+});
