@@ -4,6 +4,11 @@
  * the way a caller that wants to grow per-isolate caches would send them.
  *
  *   node scripts/run.mjs bench/memory.ts [--root <checkout>] [--requests 30000] [--clients 8] [--mix varied|same|profiles|keys|ids]
+ *   node --experimental-websocket scripts/run.mjs bench/memory.ts --heap [...]
+ *
+ * --heap also reads the Worker isolate's JS heap through the V8 inspector (bench/heap-probe.ts)
+ * after the load, then forces a full collection and reads heap and RSS again: live heap after
+ * a collection is what the Worker retains; the rest of the RSS is memory the runtime keeps.
  *
  * --mix same sends only the ordinary request (one profile, one query): the control that shows
  * how much of the growth is the runtime's own and how much comes from varied keys; profiles,
@@ -18,6 +23,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { CliError } from "../scripts/lib/cli-error";
 import { buildBundle } from "./bundle";
+import { type HeapUsage, openHeapProbe } from "./heap-probe";
 import { PROFILE_URL, startServers } from "./server";
 
 function option(name: string, fallback: string): string {
@@ -133,15 +139,35 @@ async function main(): Promise<void> {
   let servers: Awaited<ReturnType<typeof startServers>> | undefined;
   try {
     const bundle = buildBundle(root, outdir);
-    servers = await startServers(bundle.file, 0);
+    const heap = process.argv.includes("--heap");
+    const inspectorPort = heap ? 9300 + Math.floor(Math.random() * 600) : undefined;
+    servers = await startServers(bundle.file, 0, inspectorPort);
     const pid = workerdPid();
+    const probe = inspectorPort ? await openHeapProbe(inspectorPort, "ucp-worker") : undefined;
     await drive(servers.origin, 400, clients, mix); // warm: code compiled, first isolates up
     const before = rssMb(pid);
+    const heapWarm = await probe?.usage();
     const started = Date.now();
     const statuses = await drive(servers.origin, total, clients, mix);
     const after = rssMb(pid);
     await new Promise((resolve) => setTimeout(resolve, 10_000));
     const idle = rssMb(pid);
+    let heapReport:
+      | { warm?: HeapUsage; after_load: HeapUsage; after_gc: HeapUsage; rss_after_gc_mb: number }
+      | undefined;
+    if (probe) {
+      const afterLoad = await probe.usage();
+      // workerd runs inspector commands on the isolate's thread when it next wakes: a few
+      // requests alongside make sure it does.
+      await Promise.all([probe.collectGarbage(), drive(servers.origin, 20, 1, mix)]);
+      heapReport = {
+        warm: heapWarm,
+        after_load: afterLoad,
+        after_gc: await probe.usage(),
+        rss_after_gc_mb: rssMb(pid),
+      };
+      probe.close();
+    }
     console.log(
       JSON.stringify({
         root,
@@ -151,6 +177,7 @@ async function main(): Promise<void> {
         statuses,
         profile_fetches: servers.outbound.profileFetches,
         rss_mb: { warm: before, after_load: after, after_10s_idle: idle },
+        ...(heapReport ? { heap_mb: heapReport } : {}),
       }),
     );
   } finally {

@@ -131,11 +131,13 @@ function ucpWorker(name: string, scriptPath: string, outbound: OutboundStats, ex
   };
 }
 
-export async function startServers(scriptPath: string, port: number): Promise<Servers> {
+export async function startServers(scriptPath: string, port: number, inspectorPort?: number): Promise<Servers> {
   const outbound: OutboundStats = { profileFetches: 0, unexpected: [] };
   const mf = new Miniflare({
     host: "127.0.0.1",
     port,
+    // bench/memory.ts --heap reads the isolate's heap through the V8 inspector.
+    ...(inspectorPort ? { inspectorPort } : {}),
     // Miniflare's per-request log line is dev tooling, not part of the Worker being measured.
     logRequests: false,
     workers: [
