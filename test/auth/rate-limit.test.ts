@@ -6,7 +6,7 @@
  * before any profile fetch or signature check.
  */
 import { describe, expect, it } from "vitest";
-import { ANONYMOUS_LIMIT, BATCH, badlySigned, burst, profileHits } from "../helpers/credential-burst";
+import { BATCH, badlySigned, burst, profileHits } from "../helpers/credential-burst";
 import { FULL_PROFILE, rpc } from "../helpers/mcp";
 
 const burstIp = "192.0.2.77";
@@ -52,8 +52,14 @@ describe("rate limits", () => {
     const limited = replies.filter((r) => r.status === 429);
     expect(limited.length, "no 429 in 400 bad signatures").toBeGreaterThan(0);
     expect(limited.every((r) => r.code === "rate_limited")).toBe(true);
-    // Each failure is charged once it is known; a blocked address fetches nothing more.
-    expect(await profileHits(prefix)).toBeLessThanOrEqual(ANONYMOUS_LIMIT + BATCH);
+    // Each failure is charged once it is known; a blocked address fetches nothing more. So the
+    // fetches are the requests that got through, plus at most the batch in flight when the budget
+    // ran out (those fetch, then learn they tipped it). Not a fixed total: the limiter's windows
+    // are fixed minutes, and a burst that straddles one (a slow machine) earns a second budget.
+    const hits = await profileHits(prefix);
+    const through = replies.filter((r) => r.status !== 429).length;
+    expect(hits).toBeLessThanOrEqual(through + BATCH);
+    expect(hits).toBeLessThan(400);
     // A well-signed platform from another address is served meanwhile.
     const good = await rpc(
       "tools/call",

@@ -6,7 +6,6 @@ import { exports } from "cloudflare:workers";
 import { signRequest } from "../../src/auth/http-signature";
 import { ENDPOINT, platformKey } from "./mcp";
 
-export const ANONYMOUS_LIMIT = 200; // test/vitest.config.ts
 export const BATCH = 50;
 
 export async function profileHits(prefix: string): Promise<number> {
