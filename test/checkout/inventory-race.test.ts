@@ -39,7 +39,10 @@ async function available(variant: { id: string; stock: number }): Promise<number
 }
 
 describe("racing for the last units", () => {
-  it("4×stock concurrent completions of one unit each: exactly stock of them place an order", async () => {
+  // About 3 s alone; on a busy shared machine it has run past vitest's default 5 s.
+  it("4×stock concurrent completions of one unit each: exactly stock of them place an order", {
+    timeout: 30_000,
+  }, async () => {
     if (!scarce) throw new Error("no in-stock variant with at least 3 units in data/demo-catalog.json");
     const S = scarce.stock;
     const checkouts = await Promise.all(
