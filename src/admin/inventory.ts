@@ -9,7 +9,7 @@ import { INVENTORY_NAME, parseStockChange, stockVersion } from "../../durable-ob
 import { catalogSnapshot, getProducts } from "../catalog/kv-catalog";
 import { stockLevels } from "../catalog/stock";
 import { jsonResponse } from "../lib/http";
-import { readCapped } from "../lib/read-capped";
+import { invalid, readJsonBody } from "./json-body";
 import { type AdminEnv, noRoute } from "./orders";
 
 const ROUTE = /^\/admin\/inventory\/([^/]{1,600})$/;
@@ -26,19 +26,12 @@ export async function handleInventoryAdmin(request: Request, env: AdminEnv, path
     const now = await inventory.levels([variantId], { [variantId]: target.catalogLevel }, target.version);
     return jsonResponse({ variant_id: variantId, available: now.levels[variantId] ?? target.catalogLevel });
   }
-  const text = await readCapped(request, BODY_LIMIT);
-  if (text === undefined)
-    return jsonResponse({ error: "too_large", message: `Bodies are at most ${BODY_LIMIT} bytes.` }, 413);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return jsonResponse({ error: "invalid_json", issues: [{ path: "$", message: "the body is not JSON" }] }, 400);
-  }
-  const change = parseStockChange(body);
-  if (!change.ok) return jsonResponse({ error: "invalid_input", issues: change.error }, 400);
+  const read = await readJsonBody(request, BODY_LIMIT);
+  if (read instanceof Response) return read;
+  const change = parseStockChange(read.body);
+  if (!change.ok) return invalid("invalid_input", change.error);
   const outcome = await inventory.restock(variantId, change.value, target.catalogLevel, target.version);
-  if (!outcome.ok) return jsonResponse({ error: "invalid_input", issues: outcome.issues }, 400);
+  if (!outcome.ok) return invalid("invalid_input", outcome.issues);
   return jsonResponse({ variant_id: variantId, available: outcome.level });
 }
 

@@ -12,9 +12,9 @@ import { canonicalJson, sha256Hex } from "../lib/canonical-json";
 import { jsonResponse } from "../lib/http";
 import { isIssuedId } from "../lib/ids";
 import { toJsonPath } from "../lib/json-path";
-import { readCapped } from "../lib/read-capped";
 import { ORDER_ONLY_ENVELOPE } from "../order/merchant-envelope";
 import { AdjustmentInputSchema, FulfillmentEventInputSchema } from "../order/order-input";
+import { invalid, readJsonBody } from "./json-body";
 
 /** The secret is optional by design: without it the admin routes do not exist. */
 export type AdminEnv = Env & { readonly ADMIN_TOKEN?: string };
@@ -36,15 +36,9 @@ export async function handleOrderAdmin(request: Request, env: AdminEnv, pathname
   const [orderId, op] = [match?.[1], match?.[2]];
   if (!orderId || !op) return noRoute(pathname);
   if (!(await isIssuedId("ord", merchantConfig(env).idSecret, orderId))) return orderNotFound();
-  const text = await readCapped(request, BODY_LIMIT);
-  if (text === undefined)
-    return jsonResponse({ error: "too_large", message: `Bodies are at most ${BODY_LIMIT} bytes.` }, 413);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return invalid("invalid_json", [{ path: "$", message: "the body is not JSON" }]);
-  }
+  const read = await readJsonBody(request, BODY_LIMIT);
+  if (read instanceof Response) return read;
+  const { body } = read;
   const key = request.headers.get("idempotency-key");
   if (key !== null && !IDEMPOTENCY_KEY.test(key)) {
     return invalid("invalid_input", [{ path: "Idempotency-Key", message: "1 to 255 printable ASCII characters" }]);
@@ -94,10 +88,6 @@ function toResponse(reply: ChangeReply): Response {
     case "invalid":
       return invalid("invalid_input", reply.issues);
   }
-}
-
-function invalid(error: string, issues: ReadonlyArray<{ path: string; message: string }>): Response {
-  return jsonResponse({ error, issues }, 400);
 }
 
 function orderNotFound(): Response {
