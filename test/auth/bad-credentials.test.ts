@@ -1,14 +1,14 @@
 /**
  * Broken credentials from many addresses (issue 10, finding 6): a signer's profile host that
  * fails to load is charged as one budget whatever the address. One burst per file: a second
- * 400-request burst in the same test runtime stalls the pool worker here.
+ * burst of hundreds of requests in the same test runtime stalls the pool worker here.
  */
 import { describe, expect, it } from "vitest";
 import { BATCH, badlySigned, burst, profileHits } from "../helpers/credential-burst";
 
 describe("bad credentials", () => {
-  it("bad signatures claiming one unreachable profile host from 400 addresses: 429s, bounded fetches", {
-    timeout: 60_000,
+  it("bad signatures claiming one unreachable profile host from many addresses: 429s, bounded fetches", {
+    timeout: 120_000,
   }, async () => {
     const prefix = `https://down-${crypto.randomUUID()}.test/profiles/missing-`;
     const address = (i: number) => `198.51.${100 + Math.floor(i / 250)}.${(i % 250) + 1}`;
@@ -19,6 +19,6 @@ describe("bad credentials", () => {
     const hits = await profileHits(prefix);
     const through = statuses.filter((s) => s !== 429).length;
     expect(hits).toBeLessThanOrEqual(through + BATCH);
-    expect(hits).toBeLessThan(400);
+    expect(hits).toBeLessThan(statuses.length);
   });
 });

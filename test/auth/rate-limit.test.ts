@@ -38,8 +38,8 @@ describe("rate limits", () => {
     expect(other.body.result).toEqual({});
   });
 
-  it("400 bad signatures naming 400 profile URLs from one address: 429s, at most one budget of profile fetches", {
-    timeout: 60_000,
+  it("bad signatures naming a new profile URL each, from one address: 429s, and fetches only for requests let through", {
+    timeout: 120_000,
   }, async () => {
     const ip = "192.0.2.91";
     const prefix = `https://burst-${crypto.randomUUID()}.test/profiles/unique-`;
@@ -50,7 +50,7 @@ describe("rate limits", () => {
       return reply.status;
     });
     const limited = replies.filter((r) => r.status === 429);
-    expect(limited.length, "no 429 in 400 bad signatures").toBeGreaterThan(0);
+    expect(limited.length, "no 429 in 800 bad signatures").toBeGreaterThan(0);
     expect(limited.every((r) => r.code === "rate_limited")).toBe(true);
     // Each failure is charged once it is known; a blocked address fetches nothing more. So the
     // fetches are the requests that got through, plus at most the batch in flight when the budget
@@ -59,7 +59,7 @@ describe("rate limits", () => {
     const hits = await profileHits(prefix);
     const through = replies.filter((r) => r.status !== 429).length;
     expect(hits).toBeLessThanOrEqual(through + BATCH);
-    expect(hits).toBeLessThan(400);
+    expect(hits).toBeLessThan(replies.length);
     // A well-signed platform from another address is served meanwhile.
     const good = await rpc(
       "tools/call",
