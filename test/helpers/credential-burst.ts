@@ -50,9 +50,10 @@ export async function withApiKey(ip: string, key: string): Promise<number> {
 
 /**
  * Requests in concurrent batches until a batch is refused with 429 (at most 800); the statuses
- * in order. Room for several budgets: the limiter's windows are fixed minutes, and the test
- * pool's limiter state can start afresh while other test files start, so a burst may need
- * more than one budget's worth of requests before it is refused.
+ * in order. Room for several budgets: the limiter's windows are fixed minutes, and one full CI
+ * run saw 400 bad signatures from one address pass without a 429 (cause not found; a window
+ * rollover alone cannot explain all 400, so the pool's limiter state may start afresh while
+ * other files run). The bound the tests assert is on fetches per request let through.
  */
 export async function burst(send: (i: number) => Promise<number>): Promise<number[]> {
   const statuses: number[] = [];
