@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { CSV_COLUMNS as COLUMNS } from "../../bench/catalog-csv";
 import { generateCatalog } from "../../bench/generate-catalog";
 import csv from "../../data/demo-catalog.csv?raw";
 import { readCatalogCsv, toProduct } from "../../scripts/lib/catalog-csv";
@@ -65,28 +66,6 @@ interface Product {
   tags?: string[];
   rating?: { value: number; scale_max: number; count: number };
 }
-
-const COLUMNS = [
-  "product_id",
-  "handle",
-  "title",
-  "description",
-  "categories",
-  "tags",
-  "image_url",
-  "variant_id",
-  "sku",
-  "variant_title",
-  "price",
-  "list_price",
-  "currency",
-  "option1_name",
-  "option1_value",
-  "option2_name",
-  "option2_value",
-  "availability",
-  "stock",
-] as const;
 
 type Column = (typeof COLUMNS)[number];
 
