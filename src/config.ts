@@ -33,6 +33,16 @@ export interface MerchantConfig {
    * Off unless the merchant says so: a deployed store must not take orders paid with test tokens.
    */
   readonly paymentTestMode: boolean;
+  /** The buyer pages' look (MERCHANT_LOCALE, STORE_ACCENT_COLOR, STORE_LOGO_URL). */
+  readonly storefront: StorefrontLook;
+}
+
+export interface StorefrontLook {
+  /** BCP 47, for prices and dates on the pages and in email. */
+  readonly locale: string;
+  /** #rgb or #rrggbb (merchant-vars.ts checks it: it is written into CSS). */
+  readonly accentColor: string;
+  readonly logoUrl?: string;
 }
 
 export const MCP_PATH = "/ucp/mcp";
@@ -49,6 +59,9 @@ export interface MerchantVars {
   PROFILE_FETCH_TIMEOUT_MS?: string;
   /** "true" (or a TOML boolean true) turns test mode on; anything else leaves it off. */
   PAYMENT_TEST_MODE?: string | boolean;
+  MERCHANT_LOCALE?: string;
+  STORE_ACCENT_COLOR?: string;
+  STORE_LOGO_URL?: string;
 }
 
 const DEFAULT_CART_TTL_HOURS = 72;
@@ -90,6 +103,11 @@ export function buildConfig(vars: MerchantVars): MerchantConfig {
     webhookRetryBaseSeconds: positiveOr(Number(vars.WEBHOOK_RETRY_BASE_SECONDS), DEFAULT_WEBHOOK_RETRY_BASE_SECONDS),
     profileFetchTimeoutMs: positiveOr(Number(vars.PROFILE_FETCH_TIMEOUT_MS), PROFILE_LIMITS.timeoutMs),
     paymentTestMode: vars.PAYMENT_TEST_MODE === "true" || vars.PAYMENT_TEST_MODE === true,
+    storefront: {
+      locale: vars.MERCHANT_LOCALE ?? "en-US",
+      accentColor: vars.STORE_ACCENT_COLOR ?? "#1d4ed8",
+      ...(vars.STORE_LOGO_URL ? { logoUrl: vars.STORE_LOGO_URL } : {}),
+    },
   };
 }
 

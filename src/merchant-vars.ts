@@ -31,6 +31,26 @@ const Currency = z.string().refine((c) => CURRENCIES.size === 0 || CURRENCIES.ha
   error: (issue) => `expected an ISO 4217 currency code such as "USD", got ${JSON.stringify(issue.input)}`,
 });
 
+function isLocale(value: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(value).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+const LogoUrl = z.string().refine(
+  (value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === "https:" || (url.protocol === "http:" && url.hostname === "localhost");
+    } catch {
+      return false;
+    }
+  },
+  { error: (i) => `expected an https URL of an image, got ${JSON.stringify(i.input)}` },
+);
+
 const MerchantVarsSchema = z.object({
   MERCHANT_NAME: z.string().min(1).max(200).optional(),
   MERCHANT_ORIGIN: Origin.optional(),
@@ -41,6 +61,17 @@ const MerchantVarsSchema = z.object({
     .regex(/^\d+(\.\d+)?$/, 'expected a number of hours as a string, e.g. "72"')
     .refine((h) => Number(h) > 0, "expected more than 0 hours")
     .optional(),
+  // Pages (src/pages/): prices are formatted for this locale; the accent colour and logo brand them.
+  MERCHANT_LOCALE: z
+    .string()
+    .refine(isLocale, { error: (i) => `expected a BCP 47 locale such as "en-US", got ${JSON.stringify(i.input)}` })
+    .optional(),
+  // Only #rgb/#rrggbb: the value is written into the pages' stylesheet.
+  STORE_ACCENT_COLOR: z
+    .string()
+    .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'expected a hex colour such as "#1f6feb"')
+    .optional(),
+  STORE_LOGO_URL: LogoUrl.optional(),
   // A typo must be named, not read as "off" and found later as payments_not_configured.
   PAYMENT_TEST_MODE: z
     .union([z.enum(["true", "false"]), z.boolean()], { error: 'expected "true" or "false"' })

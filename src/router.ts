@@ -1,10 +1,26 @@
-/** Method + path → handler. Static assets (/.well-known/ucp) are served before the Worker runs. */
-
+/**
+ * The one route table (itty-router): the MCP endpoint, the merchant admin API and the buyer
+ * pages. Static assets (/.well-known/ucp) are served before the Worker runs. Unknown paths
+ * answer JSON under the API prefixes and an HTML page everywhere else.
+ */
+import { type IRequest, IttyRouter } from "itty-router";
 import { handleAdmin } from "./admin/router";
 import { MCP_PATH } from "./config";
 import { CORS_HEADERS, jsonResponse } from "./lib/http";
 import type { RequestFacts } from "./lib/log";
+import { StoreMisconfigured } from "./lib/store-misconfigured";
 import { handleMcpPost } from "./mcp/http";
+import { addToCart, cartAction, cartPage } from "./pages/cart-page";
+import { checkoutAction, checkoutPage } from "./pages/checkout-page";
+import { type PageContext, pageContext } from "./pages/context";
+import { redirectLegacy } from "./pages/handoff";
+import { messagePage } from "./pages/layout";
+import { notFoundPage } from "./pages/not-found";
+import { orderPage } from "./pages/order-page";
+import { pageBudgetSpent } from "./pages/page-limit";
+import { testHandlerSchema, testHandlerSpec } from "./pages/payment-handler-docs";
+import { productPage } from "./pages/product-page";
+import { storefrontPage } from "./pages/storefront";
 
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
@@ -14,28 +30,135 @@ const PREFLIGHT_HEADERS = {
   "access-control-max-age": "86400",
 };
 
+/** Paths whose clients are programs: their errors are JSON. */
+const API_PREFIXES = ["/ucp/", "/admin/", "/.well-known/"];
+
+type Args = [Env, RequestFacts];
+type PageHandler = (ctx: PageContext, params: Record<string, string>) => Promise<Response>;
+
+/** Page routes: rate limit, then the page; a misconfigured store says so instead of failing. */
+function page(handler: PageHandler) {
+  return async (request: IRequest, env: Env, facts: RequestFacts): Promise<Response> => {
+    facts.tool = "page";
+    if (await pageBudgetSpent(request as unknown as Request, env)) {
+      facts.outcome = "rate_limited";
+      return plainPage(429, "Too many requests", "Please wait a minute and try again.", { "retry-after": "60" });
+    }
+    let ctx: PageContext;
+    try {
+      ctx = await pageContext(request as unknown as Request, env);
+    } catch (e) {
+      if (!(e instanceof StoreMisconfigured)) throw e;
+      console.error(JSON.stringify({ event: "store_misconfigured", problems: e.problems }));
+      facts.outcome = "store_misconfigured";
+      return plainPage(503, "The store is not open", "The store is being set up. Please try again later.");
+    }
+    return handler(ctx, request.params as Record<string, string>);
+  };
+}
+
+/** Only for when no PageContext can be built (no config): no store name, no nonce needed. */
+function plainPage(status: number, title: string, text: string, headers: Record<string, string> = {}): Response {
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
+  return new Response(body, {
+    status,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": "default-src 'none'",
+      "cache-control": "no-store",
+      ...headers,
+    },
+  });
+}
+
+function methodNotAllowed(allow: string) {
+  return page(async (ctx) => messagePage(ctx, 405, "Not allowed", "This page cannot be used that way.", { allow }));
+}
+
+const router = IttyRouter<IRequest, Args>();
+router
+  .post(MCP_PATH, (request, env, facts) => handleMcpPost(request as unknown as Request, env, facts))
+  .options(MCP_PATH, () => new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }))
+  // Sessionless server: no server-initiated SSE stream (GET) and no session to end (DELETE).
+  .all(MCP_PATH, (request) =>
+    jsonResponse(
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: `Method ${request.method} not allowed; POST JSON-RPC here` },
+      },
+      405,
+      { allow: "POST, OPTIONS" },
+    ),
+  )
+  // Merchant admin (docs/orders.md, docs/trust.md): answers 404 itself while ADMIN_TOKEN is unset.
+  .all("/admin/*", (request, env) => handleAdmin(request as unknown as Request, env))
+  .get(
+    "/ucp/payment/test",
+    page((ctx) => testHandlerSpec(ctx)),
+  )
+  .get(
+    "/ucp/payment/test/schema.json",
+    page((ctx) => testHandlerSchema(ctx)),
+  )
+  .get(
+    "/",
+    page((ctx) => storefrontPage(ctx)),
+  )
+  .get(
+    "/products/:handle",
+    page((ctx, p) => productPage(ctx, p.handle as string)),
+  )
+  .post(
+    "/cart",
+    page((ctx) => addToCart(ctx)),
+  )
+  .get(
+    "/cart/:token",
+    page((ctx, p) => cartPage(ctx, p.token as string)),
+  )
+  .post(
+    "/cart/:token",
+    page((ctx, p) => cartAction(ctx, p.token as string)),
+  )
+  .get(
+    "/checkout/:token",
+    page((ctx, p) => checkoutPage(ctx, p.token as string)),
+  )
+  .post(
+    "/checkout/:token",
+    page((ctx, p) => checkoutAction(ctx, p.token as string)),
+  )
+  .get(
+    "/orders/:token",
+    page((ctx, p) => orderPage(ctx, p.token as string)),
+  )
+  .get(
+    "/continue/:token",
+    page((ctx, p) => redirectLegacy(ctx, p.token as string, ["checkout", "cart"])),
+  )
+  .get(
+    "/order/:token",
+    page((ctx, p) => redirectLegacy(ctx, p.token as string, ["order"])),
+  )
+  .all("/cart", methodNotAllowed("POST"))
+  .all("/cart/:token", methodNotAllowed("GET, POST"))
+  .all("/checkout/:token", methodNotAllowed("GET, POST"))
+  .all("/orders/:token", methodNotAllowed("GET"))
+  .all("/products/:handle", methodNotAllowed("GET"))
+  .all("*", (request, env, facts) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/ucp" || API_PREFIXES.some((prefix) => pathname.startsWith(prefix)))
+      return jsonResponse({ error: "not_found", message: `No route for ${pathname.slice(0, 200)}` }, 404);
+    return page((ctx) => Promise.resolve(notFoundPage(ctx)))(request, env, facts);
+  });
+
 /** `facts` collects what the request log line reports (tool, profile, tier, outcome). */
 export async function route(request: Request, env: Env, facts: RequestFacts = {}): Promise<Response> {
-  const { pathname } = new URL(request.url);
-  // Merchant admin (docs/orders.md, docs/trust.md): answers 404 itself while ADMIN_TOKEN is unset.
-  if (pathname.startsWith("/admin/")) return handleAdmin(request, env);
-  if (pathname !== MCP_PATH)
-    return jsonResponse({ error: "not_found", message: `No route for ${pathname.slice(0, 200)}` }, 404);
-  switch (request.method) {
-    case "POST":
-      return handleMcpPost(request, env, facts);
-    case "OPTIONS":
-      return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
-    default:
-      // Sessionless server: no server-initiated SSE stream (GET) and no session to end (DELETE).
-      return jsonResponse(
-        {
-          jsonrpc: "2.0",
-          id: null,
-          error: { code: -32600, message: `Method ${request.method} not allowed; POST JSON-RPC here` },
-        },
-        405,
-        { allow: "POST, OPTIONS" },
-      );
+  // HEAD is GET without a body (link checkers, previews of a shared URL).
+  if (request.method === "HEAD") {
+    const response = await route(new Request(request, { method: "GET" }), env, facts);
+    return new Response(null, { status: response.status, headers: response.headers });
   }
+  return (await router.fetch(request as unknown as IRequest, env, facts)) as Response;
 }

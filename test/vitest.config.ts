@@ -38,7 +38,7 @@ export default defineConfig({
   ],
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/e2e/**", "test/node/**", "node_modules/**"],
+    exclude: ["test/e2e/**", "test/node/**", "test/browser/**", "node_modules/**"],
     setupFiles: [path.join(import.meta.dirname, "helpers/setup.ts")],
     // One file at a time. The credential-burst tests (test/auth/) count against the simulated
     // rate limiter for tens of seconds, and with files in parallel they twice saw 400 charges to

@@ -9,8 +9,10 @@
  * gets the same URL (object read caches and idempotent replays stay byte-equal), and two
  * different plaintexts never share an IV, which AES-GCM must never allow.
  *
- * Format: base64url(iv[12] ‖ ciphertext+tag), URL `<origin>/continue/<token>` for carts and
- * checkouts, `<origin>/order/<token>` for orders (docs/trust.md).
+ * Format: base64url(iv[12] ‖ ciphertext+tag), URL `<origin>/cart/<token>`,
+ * `<origin>/checkout/<token>` or `<origin>/orders/<token>` (docs/trust.md). Tokens issued
+ * under the first design (`/continue/<token>` for both carts and checkouts, `/order/<token>`)
+ * still open: the pages redirect them (src/pages/handoff.ts).
  */
 import { toBase64Url } from "./ids";
 
@@ -22,6 +24,9 @@ export const HANDOFF_TTL_MS: Record<HandoffKind, number> = {
   // An order page is where the buyer comes back for tracking: it lives as long as returns do.
   order: 180 * 24 * 3600_000,
 };
+/** Where each kind's page lives (the buyer pages, src/pages/; DESIGN.md's route table). */
+export const HANDOFF_PATH: Record<HandoffKind, string> = { cart: "/cart/", checkout: "/checkout/", order: "/orders/" };
+
 /** Expiries are rounded up to this, so one session's URL is stable for an hour at a time. */
 const BUCKET_MS = 3600_000;
 const IV_BYTES = 12;
@@ -116,8 +121,7 @@ export async function handoffUrl(
   id: string,
   now: number,
 ): Promise<string> {
-  const path = kind === "order" ? "order" : "continue";
-  return `${origin}/${path}/${await sealHandoff(secret, kind, id, now)}`;
+  return `${origin}${HANDOFF_PATH[kind]}${await sealHandoff(secret, kind, id, now)}`;
 }
 
 function fromBase64Url(text: string): Uint8Array | undefined {

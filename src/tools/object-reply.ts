@@ -20,7 +20,8 @@ const IDEMPOTENCY_CONFLICT: ProtocolError = {
 
 /** Who is calling, as the objects' owner check needs it (tool-call.ts bound the profile to the credential). */
 export function callerOf(ctx: ToolContext): Caller {
-  return { profile: ctx.meta.profile, authenticated: ctx.principal.tier === "authenticated" };
+  const caller = { profile: ctx.meta.profile, authenticated: ctx.principal.tier === "authenticated" };
+  return ctx.handoff === true ? { ...caller, handoff: true } : caller;
 }
 
 /** The buyer's hand-off URL for a session: a sealed token, never the API id. */

@@ -22,6 +22,11 @@ export interface ToolContext {
   readonly now: number;
   /** The authenticated caller (or anonymous), for tools that record who acted. */
   readonly principal: Principal;
+  /**
+   * Set by the buyer pages only: the caller opened this session's hand-off URL, so it may act
+   * on that session whoever owns it (docs/trust.md).
+   */
+  readonly handoff?: boolean;
   /** The `ucp` envelope for this response: negotiated version and relevant capabilities. */
   readonly envelope: (status?: "success" | "error") => UcpEnvelope;
 }

@@ -99,7 +99,7 @@ describe("npm start on a port other than wrangler.toml's", () => {
     });
     expect(created.status).toBe("ready_for_complete");
     // Hand-off URLs carry a sealed token, never the API id (src/lib/handoff-token.ts).
-    expect(created.continue_url).toMatch(new RegExp(`^${escaped(origin())}/continue/[A-Za-z0-9_-]+$`));
+    expect(created.continue_url).toMatch(new RegExp(`^${escaped(origin())}/checkout/[A-Za-z0-9_-]+$`));
     expect(created.messages.map((m: Json) => m.code)).toContain("test_mode");
 
     const instrument = {
@@ -115,7 +115,7 @@ describe("npm start on a port other than wrangler.toml's", () => {
       crypto.randomUUID(),
     );
     expect(done.status, JSON.stringify(done.messages)).toBe("completed");
-    expect(done.order.permalink_url).toMatch(new RegExp(`^${escaped(origin())}/order/[A-Za-z0-9_-]+$`));
+    expect(done.order.permalink_url).toMatch(new RegExp(`^${escaped(origin())}/orders/[A-Za-z0-9_-]+$`));
     const order = await tool("get_order", { id: done.order.id });
     expect(order.permalink_url).toBe(done.order.permalink_url);
   });

@@ -264,7 +264,7 @@ describe("a cart's life through the MCP SDK client", () => {
     const read = await cartCall("get_cart", { id: created.id });
     expect(read.line_items).toEqual(updated.line_items);
     // The served origin, and a sealed hand-off token rather than the cart's id.
-    expect(read.continue_url.startsWith(`${baseUrl()}/continue/`)).toBe(true);
+    expect(read.continue_url.startsWith(`${baseUrl()}/cart/`)).toBe(true);
     expect(read.continue_url).not.toContain(created.id);
 
     const canceled = await cartCall("cancel_cart", { id: created.id }, crypto.randomUUID());

@@ -161,9 +161,11 @@ describe("Streamable HTTP", () => {
     expect(res.status).toBe(413);
   });
 
-  it("answers unknown paths with JSON 404", async () => {
-    const res = await exports.default.fetch("https://shop.example.com/nope", { method: "POST" });
-    expect(res.status).toBe(404);
-    expect(res.headers.get("content-type")).toBe("application/json");
+  it("answers unknown API paths with JSON 404", async () => {
+    for (const path of ["/ucp/nope", "/ucp", "/.well-known/nope"]) {
+      const res = await exports.default.fetch(`https://shop.example.com${path}`, { method: "POST" });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get("content-type"), path).toBe("application/json");
+    }
   });
 });

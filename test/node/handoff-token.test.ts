@@ -49,10 +49,12 @@ describe("hand-off tokens", () => {
     expect(await openHandoff("another-store", "cart", cart, NOW)).toEqual({ ok: false, reason: "tampered" });
   });
 
-  it("URLs: /continue/<token> for sessions, /order/<token> for orders, never the id", async () => {
+  it("URLs: /checkout/, /cart/ and /orders/<token>, never the id", async () => {
     const url = await handoffUrl("https://shop.example.com", SECRET, "checkout", ID, NOW);
-    expect(url).toMatch(/^https:\/\/shop\.example\.com\/continue\/[A-Za-z0-9_-]+$/);
+    expect(url).toMatch(/^https:\/\/shop\.example\.com\/checkout\/[A-Za-z0-9_-]+$/);
+    const cart = await handoffUrl("https://shop.example.com", SECRET, "cart", "cart_x", NOW);
+    expect(cart).toMatch(/^https:\/\/shop\.example\.com\/cart\/[A-Za-z0-9_-]+$/);
     const order = await handoffUrl("https://shop.example.com", SECRET, "order", "ord_x", NOW);
-    expect(order).toMatch(/^https:\/\/shop\.example\.com\/order\/[A-Za-z0-9_-]+$/);
+    expect(order).toMatch(/^https:\/\/shop\.example\.com\/orders\/[A-Za-z0-9_-]+$/);
   });
 });

@@ -1,0 +1,49 @@
+/** What every page handler gets: the request, the store's config, the time, this response's nonce and CSRF state. */
+import { type MerchantConfig, merchantConfig } from "../config";
+import { type CsrfState, csrfOk, csrfState } from "./csrf";
+import { newNonce } from "./respond";
+
+export interface PageContext {
+  readonly request: Request;
+  readonly url: URL;
+  readonly env: Env;
+  readonly config: MerchantConfig;
+  readonly now: number;
+  /** Authorizes this response's inline style and script (respond.ts CSP). */
+  readonly nonce: string;
+  readonly csrf: CsrfState;
+}
+
+/** Throws StoreMisconfigured like every other entry point; the router answers it with a page. */
+export async function pageContext(request: Request, env: Env, now = Date.now()): Promise<PageContext> {
+  const config = merchantConfig(env);
+  return {
+    request,
+    url: new URL(request.url),
+    env,
+    config,
+    now,
+    nonce: newNonce(),
+    csrf: await csrfState(request, config),
+  };
+}
+
+/** The POSTed form, or undefined when it is not a form or fails the CSRF check. */
+export async function readForm(ctx: PageContext): Promise<FormData | undefined> {
+  const type = ctx.request.headers.get("content-type") ?? "";
+  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data"))
+    return undefined;
+  let form: FormData;
+  try {
+    form = await ctx.request.formData();
+  } catch {
+    return undefined;
+  }
+  return (await csrfOk(ctx.request, form, ctx.config)) ? form : undefined;
+}
+
+/** A form field as trimmed text ("" when absent), capped so no field can carry a novel. */
+export function field(form: FormData, name: string, max = 500): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value.trim().slice(0, max) : "";
+}

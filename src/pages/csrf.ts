@@ -1,0 +1,85 @@
+/**
+ * CSRF protection for every page form: a random per-browser cookie, and in each form an
+ * HMAC of it under the store's secret (a forger's page can neither read the cookie nor
+ * compute the HMAC). A POST must also come from the store's own origin when the browser says
+ * where it came from (Origin, Sec-Fetch-Site).
+ */
+import type { MerchantConfig } from "../config";
+import { toBase64Url } from "../lib/ids";
+
+export const CSRF_FIELD = "_csrf";
+const COOKIE = "ucp_csrf";
+
+export interface CsrfState {
+  /** The value for this browser's forms. */
+  readonly token: string;
+  /** Set-Cookie to send when the browser had no cookie yet. */
+  readonly setCookie?: string;
+}
+
+const hmacKeys = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(`ucp-worker csrf\u0000${secret}`),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    // One secret per deployment; the bound only matters to tests that use several.
+    if (hmacKeys.size >= 8) hmacKeys.clear();
+    hmacKeys.set(secret, key);
+  }
+  return key;
+}
+
+async function tokenFor(secret: string, cookie: string): Promise<string> {
+  const mac = await crypto.subtle.sign("HMAC", await hmacKey(secret), new TextEncoder().encode(cookie));
+  return toBase64Url(new Uint8Array(mac).slice(0, 24));
+}
+
+function readCookie(request: Request): string | undefined {
+  const header = request.headers.get("cookie") ?? "";
+  for (const part of header.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === COOKIE) {
+      const value = rest.join("=");
+      return /^[A-Za-z0-9_-]{16,64}$/.test(value) ? value : undefined;
+    }
+  }
+  return undefined;
+}
+
+export async function csrfState(request: Request, config: MerchantConfig): Promise<CsrfState> {
+  const existing = readCookie(request);
+  if (existing) return { token: await tokenFor(config.idSecret, existing) };
+  const fresh = toBase64Url(crypto.getRandomValues(new Uint8Array(18)));
+  const secure = config.origin.startsWith("https:") ? "; Secure" : "";
+  return {
+    token: await tokenFor(config.idSecret, fresh),
+    setCookie: `${COOKIE}=${fresh}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000${secure}`,
+  };
+}
+
+/** Whether a form POST may act: same origin (when the browser says) and a token matching the cookie. */
+export async function csrfOk(request: Request, form: FormData, config: MerchantConfig): Promise<boolean> {
+  const origin = request.headers.get("origin");
+  const own = new Set([config.origin, new URL(request.url).origin]);
+  if (origin !== null && !own.has(origin)) return false;
+  if (request.headers.get("sec-fetch-site") === "cross-site") return false;
+  const cookie = readCookie(request);
+  const sent = form.get(CSRF_FIELD);
+  if (!cookie || typeof sent !== "string") return false;
+  const expected = await tokenFor(config.idSecret, cookie);
+  return constantTimeEqual(sent, expected);
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}

@@ -1,0 +1,71 @@
+/** The page shell every buyer page shares: header with the store's name and logo, main, footer. */
+
+import type { PageContext } from "./context";
+import { CSRF_FIELD } from "./csrf";
+import { html, type SafeHtml, safeUrl, trustedHtml } from "./html";
+import { htmlResponse } from "./respond";
+import { accentCss, BASE_CSS } from "./styles";
+
+export interface PageSpec {
+  /** The document title and, unless `heading` is false, the page's h1. */
+  readonly title: string;
+  readonly body: SafeHtml;
+  readonly status?: number;
+  /** A buyer's own data: no-store. */
+  readonly personal?: boolean;
+  /** Progressive enhancement only: every page works without it. */
+  readonly script?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The hidden CSRF field every POST form carries. */
+export function csrfInput(ctx: PageContext): SafeHtml {
+  return html`<input type="hidden" name="${CSRF_FIELD}" value="${ctx.csrf.token}">`;
+}
+
+export function renderPage(ctx: PageContext, spec: PageSpec): Response {
+  const { config, nonce } = ctx;
+  const logo = safeUrl(config.storefront.logoUrl);
+  const doc = html`<!doctype html>
+<html lang="${config.storefront.locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${spec.title} · ${config.name}</title>
+<style nonce="${nonce}">${trustedHtml(accentCss(config.storefront.accentColor) + BASE_CSS)}</style>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site"><div class="bar">
+<a class="brand" href="/">${logo ? html`<img src="${logo}" alt="">` : ""}<span>${config.name}</span></a>
+<nav aria-label="Store"><a href="/">Shop</a></nav>
+</div></header>
+<main id="main">
+${spec.body}
+</main>
+<footer class="site">${config.name}</footer>
+${spec.script ? html`<script nonce="${nonce}">${trustedHtml(spec.script)}</script>` : ""}
+</body>
+</html>`;
+  const headers: Record<string, string> = { ...spec.headers };
+  if (ctx.csrf.setCookie) headers["set-cookie"] = ctx.csrf.setCookie;
+  return htmlResponse(doc, nonce, { status: spec.status ?? 200, personal: spec.personal ?? false, headers });
+}
+
+/** A page that only says something (not found, link expired, try later). */
+export function messagePage(
+  ctx: PageContext,
+  status: number,
+  title: string,
+  text: string,
+  headers?: Readonly<Record<string, string>>,
+): Response {
+  return renderPage(ctx, {
+    title,
+    status,
+    personal: true,
+    body: html`<h1>${title}</h1><p>${text}</p><p><a href="/">Continue shopping</a></p>`,
+    ...(headers ? { headers } : {}),
+  });
+}
