@@ -18,6 +18,7 @@ import { messagePage } from "./pages/layout";
 import { notFoundPage } from "./pages/not-found";
 import { orderPage } from "./pages/order-page";
 import { pageBudgetSpent } from "./pages/page-limit";
+import { challengeAction, challengePage } from "./pages/payment-challenge";
 import { testHandlerSchema, testHandlerSpec } from "./pages/payment-handler-docs";
 import { productPage } from "./pages/product-page";
 import { storefrontPage } from "./pages/storefront";
@@ -130,6 +131,14 @@ router
     page((ctx, p) => checkoutAction(ctx, p.token as string)),
   )
   .get(
+    "/checkout/:token/verify",
+    page((ctx, p) => challengePage(ctx, p.token as string)),
+  )
+  .post(
+    "/checkout/:token/verify",
+    page((ctx, p) => challengeAction(ctx, p.token as string)),
+  )
+  .get(
     "/orders/:token",
     page((ctx, p) => orderPage(ctx, p.token as string)),
   )
@@ -144,6 +153,7 @@ router
   .all("/cart", methodNotAllowed("POST"))
   .all("/cart/:token", methodNotAllowed("GET, POST"))
   .all("/checkout/:token", methodNotAllowed("GET, POST"))
+  .all("/checkout/:token/verify", methodNotAllowed("GET, POST"))
   .all("/orders/:token", methodNotAllowed("GET"))
   .all("/products/:handle", methodNotAllowed("GET"))
   .all("*", (request, env, facts) => {
