@@ -7,6 +7,14 @@
 import { DurableObject } from "cloudflare:workers";
 import { AvailabilityPublisher } from "./shared/availability-publisher";
 import {
+  type IdempotencyInput,
+  LEDGER_SCHEMA,
+  ledgerDeadline,
+  priorAnswer,
+  pruneLedger,
+  recordLedger,
+} from "./shared/idempotency";
+import {
   effectiveLevel,
   parseReserve,
   parseRestock,
@@ -54,6 +62,9 @@ const SCHEMA = [
   // though the catalog file may have said out_of_stock.
   "CREATE TABLE IF NOT EXISTS restocks (variant_id TEXT PRIMARY KEY, restocked_at INTEGER NOT NULL)",
 ];
+// Restocks' idempotency keys (the console's `admin-restock:<key>`), the one ledger every object
+// keeps. Created by the first restock, so stores from before it need no migration.
+const RESTOCK_SCHEMA = [...SCHEMA, LEDGER_SCHEMA];
 
 interface Reservation {
   readonly lines: RecordedLine[];
@@ -183,22 +194,32 @@ export class InventoryObject extends DurableObject<Env> {
   /**
    * A merchant's count: `{set}` states the units on hand, `{add}` adds to what a reservation
    * would find now. The result counts from the newer of the stored and the catalog's load, so
-   * a later catalog load restates it as usual. Publishes availability.
+   * a later catalog load restates it as usual. Publishes availability. With an idempotency
+   * entry, a repeat replays the first answer (replayed: true) and changes nothing; the same
+   * key with another request is a conflict.
    */
   async restock(
     variantId: string,
     change: StockChange,
     catalogLevel: StockLevel,
     catalogVersion: string,
+    idempotency?: IdempotencyInput,
   ): Promise<RestockOutcome> {
     const parsed = parseRestock(variantId, change, catalogLevel, catalogVersion);
     if (!parsed.ok) return { ok: false, reason: "invalid_input", issues: parsed.error };
+    if (idempotency !== undefined && !isLedgerEntry(idempotency)) {
+      return { ok: false, reason: "invalid_input", issues: [{ path: "idempotency", message: "must be {key, hash}" }] };
+    }
     const request = parsed.value;
     const sql = this.ctx.storage.sql;
+    const now = Date.now();
     const outcome = this.ctx.storage.transactionSync((): RestockOutcome => {
-      // Always: a store whose tables predate `restocks` gets it here (IF NOT EXISTS).
-      ensureTables(sql, SCHEMA);
+      // Always: a store whose tables predate `restocks` or `ledger` gets them here (IF NOT EXISTS).
+      ensureTables(sql, RESTOCK_SCHEMA);
       this.#ready = true;
+      const prior = priorAnswer(sql, idempotency, now);
+      if (prior?.kind === "conflict") return { ok: false, reason: "conflict" };
+      if (prior) return { ...(JSON.parse(prior.body) as RestockAnswer), replayed: true };
       const row = this.#rows([request.variantId]).get(request.variantId);
       const base = effectiveLevel(row, request.catalogLevel, request.catalogVersion);
       const level = restockedLevel(base.level, request.change);
@@ -209,14 +230,15 @@ export class InventoryObject extends DurableObject<Env> {
         base.version,
         level,
       );
-      sql.exec(
-        "INSERT OR REPLACE INTO restocks (variant_id, restocked_at) VALUES (?, ?)",
-        request.variantId,
-        Date.now(),
-      );
-      return { ok: true, variantId: request.variantId, level, version: base.version };
+      sql.exec("INSERT OR REPLACE INTO restocks (variant_id, restocked_at) VALUES (?, ?)", request.variantId, now);
+      const answer: RestockAnswer = { ok: true, variantId: request.variantId, level, version: base.version };
+      if (idempotency) recordLedger(sql, idempotency, JSON.stringify(answer), now);
+      return { ...answer, replayed: false };
     });
-    if (outcome.ok) await this.#availability.publish();
+    if (outcome.ok && !outcome.replayed) {
+      if (idempotency) await this.#arm();
+      await this.#availability.publish();
+    }
     return outcome;
   }
 
@@ -231,10 +253,10 @@ export class InventoryObject extends DurableObject<Env> {
   /** Alarms are at-least-once: deletes what is due (a repeat finds nothing), then re-arms. */
   override async alarm(): Promise<void> {
     if (!this.#hasTables()) return;
-    this.ctx.storage.sql.exec(
-      "DELETE FROM reservations WHERE state = 'released' AND released_at <= ?",
-      Date.now() - RESERVATION_KEEP_MS,
-    );
+    const sql = this.ctx.storage.sql;
+    const now = Date.now();
+    sql.exec("DELETE FROM reservations WHERE state = 'released' AND released_at <= ?", now - RESERVATION_KEEP_MS);
+    if (hasTable(sql, "ledger")) pruneLedger(sql, now);
     await this.#arm();
   }
 
@@ -266,12 +288,35 @@ export class InventoryObject extends DurableObject<Env> {
     return out;
   }
 
-  /** One alarm, at the oldest released record's deadline; none when nothing is released. */
+  /** One alarm, at the earliest of the oldest released record's and ledger entry's deadlines; none when neither. */
   async #arm(): Promise<void> {
-    const row = this.ctx.storage.sql
+    const sql = this.ctx.storage.sql;
+    const row = sql
       .exec<{ oldest: number | null }>("SELECT MIN(released_at) AS oldest FROM reservations WHERE state = 'released'")
       .one();
-    if (row.oldest === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(row.oldest + RESERVATION_KEEP_MS);
+    const deadlines = [
+      row.oldest === null ? undefined : row.oldest + RESERVATION_KEEP_MS,
+      hasTable(sql, "ledger") ? ledgerDeadline(sql) : undefined,
+    ].filter((d): d is number => d !== undefined);
+    // Past deadlines mean "now": setAlarm refuses times <= 0.
+    if (deadlines.length === 0) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(Math.max(Math.min(...deadlines), Date.now()));
   }
+}
+
+/** What a restock records in the ledger and replays: the first answer, without `replayed`. */
+type RestockAnswer = Omit<Extract<RestockOutcome, { ok: true }>, "replayed">;
+
+/** An RPC argument is only typed at the caller: check the ledger entry's shape before it keys storage. */
+function isLedgerEntry(value: unknown): value is IdempotencyInput {
+  const entry = value as Partial<IdempotencyInput> | null;
+  return (
+    typeof entry === "object" &&
+    entry !== null &&
+    typeof entry.key === "string" &&
+    entry.key.length > 0 &&
+    entry.key.length <= 300 &&
+    typeof entry.hash === "string" &&
+    entry.hash.length <= 128
+  );
 }

@@ -172,9 +172,12 @@ export function effectiveLevel(
 /** A merchant's restock: `set` states the units on hand, `add` adds to what is there now. */
 export type StockChange = { readonly set: number } | { readonly add: number };
 
+/** `replayed`: a repeated idempotency key, answered from the ledger; nothing changed. */
 export type RestockOutcome =
-  | { ok: true; variantId: string; level: number; version: string }
-  | { ok: false; reason: "invalid_input"; issues: InputIssue[] };
+  | { ok: true; variantId: string; level: number; version: string; replayed: boolean }
+  | { ok: false; reason: "invalid_input"; issues: InputIssue[] }
+  /** The idempotency key was already used for another variant or change: nothing changed. */
+  | { ok: false; reason: "conflict" };
 
 /** Checks a restock request; the admin route has already validated the JSON, bugs arrive as values too. */
 export function parseRestock(

@@ -2,13 +2,15 @@
  * Merchant stock counts: `POST /admin/inventory/<variant id>` with `{"set": n}` (units on hand
  * now) or `{"add": n}` (a delivery; negative for a shortfall), and `GET` for the current count,
  * behind ADMIN_TOKEN (docs/inventory.md). The InventoryObject applies it and publishes the
- * variant's availability to search.
+ * variant's availability to search. An `add` needs an Idempotency-Key: retried without one
+ * (a script that timed out) it would count the delivery twice.
  */
 import type { InventoryObject } from "../../durable-objects/inventory-object";
 import { INVENTORY_NAME, parseStockChange, stockVersion } from "../../durable-objects/shared/inventory-plan";
 import { catalogSnapshot, getProducts } from "../catalog/kv-catalog";
 import { stockLevels } from "../catalog/stock";
 import { jsonResponse } from "../lib/http";
+import { adminLedgerEntry, idempotencyConflict, idempotencyKey } from "./idempotency-key";
 import { invalid, readJsonBody } from "./json-body";
 import { type AdminEnv, noRoute } from "./orders";
 
@@ -30,9 +32,25 @@ export async function handleInventoryAdmin(request: Request, env: AdminEnv, path
   if (read instanceof Response) return read;
   const change = parseStockChange(read.body);
   if (!change.ok) return invalid("invalid_input", change.error);
-  const outcome = await inventory.restock(variantId, change.value, target.catalogLevel, target.version);
-  if (!outcome.ok) return invalid("invalid_input", outcome.issues);
-  return jsonResponse({ variant_id: variantId, available: outcome.level });
+  const key = idempotencyKey(request);
+  if (key instanceof Response) return key;
+  if (key === null && "add" in change.value) return keyRequired();
+  const idempotency = key === null ? undefined : await adminLedgerEntry("restock", key, variantId, change.value);
+  const outcome = await inventory.restock(variantId, change.value, target.catalogLevel, target.version, idempotency);
+  if (outcome.ok) return jsonResponse({ variant_id: variantId, available: outcome.level });
+  return outcome.reason === "conflict" ? idempotencyConflict() : invalid("invalid_input", outcome.issues);
+}
+
+/** `set` states a count and may go without a key; `add` may not (docs/inventory.md "Restocking"). */
+function keyRequired(): Response {
+  return jsonResponse(
+    {
+      error: "idempotency_key_required",
+      message:
+        'Send an Idempotency-Key header with {"add": n} (any unique value per delivery, reused on retries): a retried add without one would count twice.',
+    },
+    400,
+  );
 }
 
 /** The variant in the current catalog, with its level as loaded; backorder/preorder are not counted. */

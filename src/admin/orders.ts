@@ -8,12 +8,12 @@
 import type * as z from "zod";
 import type { ChangeReply, OrderChange } from "../../durable-objects/order-object";
 import { merchantConfig } from "../config";
-import { canonicalJson, sha256Hex } from "../lib/canonical-json";
 import { jsonResponse } from "../lib/http";
 import { isIssuedId } from "../lib/ids";
 import { toJsonPath } from "../lib/json-path";
 import { ORDER_ONLY_ENVELOPE } from "../order/merchant-envelope";
 import { AdjustmentInputSchema, FulfillmentEventInputSchema } from "../order/order-input";
+import { adminLedgerEntry, idempotencyConflict, idempotencyKey } from "./idempotency-key";
 import { invalid, readJsonBody } from "./json-body";
 
 /** The secret is optional by design: without it the admin routes do not exist. */
@@ -22,8 +22,6 @@ export type AdminEnv = Env & { readonly ADMIN_TOKEN?: string };
 const ROUTE = /^\/admin\/orders\/([A-Za-z0-9_-]{1,200})\/(events|adjustments)$/;
 const WEBHOOK_LOG = /^\/admin\/orders\/([A-Za-z0-9_-]{1,200})\/webhooks$/;
 const BODY_LIMIT = 64 * 1024;
-// Same shape UCP asks of idempotency keys on the wire: printable ASCII, bounded.
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** POST /admin/orders/<id>/(events|adjustments) and GET .../webhooks, after src/admin/router.ts granted access. */
 export async function handleOrderAdmin(request: Request, env: AdminEnv, pathname: string): Promise<Response> {
@@ -39,10 +37,8 @@ export async function handleOrderAdmin(request: Request, env: AdminEnv, pathname
   const read = await readJsonBody(request, BODY_LIMIT);
   if (read instanceof Response) return read;
   const { body } = read;
-  const key = request.headers.get("idempotency-key");
-  if (key !== null && !IDEMPOTENCY_KEY.test(key)) {
-    return invalid("invalid_input", [{ path: "Idempotency-Key", message: "1 to 255 printable ASCII characters" }]);
-  }
+  const key = idempotencyKey(request);
+  if (key instanceof Response) return key;
   const stub = env.ORDER.getByName(orderId);
   const reply =
     op === "events"
@@ -65,12 +61,7 @@ async function submit<S extends z.ZodType>(
       parsed.error.issues.map((i) => ({ path: toJsonPath(i.path), message: i.message })),
     );
   }
-  const idempotency = at.key
-    ? {
-        key: `admin-${at.op}:${at.key}`,
-        hash: await sha256Hex(canonicalJson({ op: at.op, id: at.orderId, body: parsed.data })),
-      }
-    : undefined;
+  const idempotency = at.key ? await adminLedgerEntry(at.op, at.key, at.orderId, parsed.data) : undefined;
   return send({ input: parsed.data, idempotency, envelope: ORDER_ONLY_ENVELOPE });
 }
 
@@ -81,10 +72,7 @@ function toResponse(reply: ChangeReply): Response {
     case "not_found":
       return orderNotFound();
     case "conflict":
-      return jsonResponse(
-        { error: "idempotency_conflict", message: "This Idempotency-Key was used with a different request." },
-        409,
-      );
+      return idempotencyConflict();
     case "invalid":
       return invalid("invalid_input", reply.issues);
   }

@@ -62,10 +62,15 @@ async function within(ms: number, check: () => Promise<boolean>): Promise<number
   }
 }
 
+/** A restock as a merchant's script sends it: a fresh Idempotency-Key per change (required with add). */
 function restock(variantId: string, body: unknown, token = ADMIN_TOKEN) {
   return exports.default.fetch(`https://shop.example.com/admin/inventory/${encodeURIComponent(variantId)}`, {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${token}`,
+      "idempotency-key": crypto.randomUUID(),
+    },
     body: JSON.stringify(body),
   });
 }
