@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: runs the three vitest projects one after another and reports every one, even
+// `npm test`: runs the four vitest projects one after another and reports every one, even
 // when an earlier one fails (a `&&` chain would hide the later ones). Arguments are passed
 // to each project (e.g. a file filter), which then may find no file of its own.
-// The projects' "skipped for lack of spec material" notices are collected into one line.
+// The projects' skip notices (no spec material, no Chromium) are collected, one line each.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +12,7 @@ const PROJECTS = [
   ["node", "test/node.vitest.config.ts"],
   ["workerd", "test/vitest.config.ts"],
   ["e2e", "test/e2e/vitest.config.ts"],
+  ["browser", "test/browser/vitest.config.ts"],
 ];
 
 const root = path.resolve(import.meta.dirname, "..");

@@ -25,6 +25,10 @@ export interface LocalServer {
 export interface StartOptions {
   /** How long to wait for GET /.well-known/ucp to answer 200 (default 60 s). */
   readonly readyTimeoutMs?: number;
+  /** Extra vars, as `--var NAME:VALUE` flags to `npm start` (wrangler dev binds them over .dev.vars). */
+  readonly vars?: Readonly<Record<string, string>>;
+  /** Serve on this port instead of a free one (callers that keep to a range of their own). */
+  readonly port?: number;
 }
 
 const MAX_LOG_CHARS = 200_000;
@@ -47,13 +51,21 @@ setInterval(() => {
 
 export async function startServer(options: StartOptions = {}): Promise<LocalServer> {
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const stateDir = mkdtempSync(path.join(tmpdir(), "ucp-e2e-state-"));
   const baseUrl = `http://127.0.0.1:${port}`;
 
   const child = spawn(
     process.execPath,
-    ["scripts/run.mjs", "scripts/start.ts", "--ip", "127.0.0.1", "--persist-to", stateDir],
+    [
+      "scripts/run.mjs",
+      "scripts/start.ts",
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      stateDir,
+      ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+    ],
     {
       cwd: ROOT,
       // Own process group: stop() signals node, wrangler and workerd together.
