@@ -1,58 +1,56 @@
 /**
- * Buyer pages in workerd tests, as a browser uses them: GET a page (keeping the CSRF cookie
- * the store sets), read its forms' hidden fields, POST a form back from the store's origin.
+ * Driving the buyer pages as a browser would, in workerd tests: a cookie jar, GET a page,
+ * read its forms' hidden fields, POST a form (urlencoded, same Origin, with the CSRF
+ * cookie and field the page gave).
  */
 import { exports } from "cloudflare:workers";
 
 export const ORIGIN = "https://shop.example.com";
 
-/** A browser's state between requests: its CSRF cookie. */
-export interface Browser {
-  cookie?: string;
+/** Cookies as a browser keeps them for one site: Set-Cookie in, Cookie out (Max-Age=0 deletes). */
+export class CookieJar {
+  readonly #cookies = new Map<string, string>();
+
+  take(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = line.split(";");
+      const at = pair.indexOf("=");
+      const name = pair.slice(0, at).trim();
+      const deleted = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a));
+      if (deleted) this.#cookies.delete(name);
+      else this.#cookies.set(name, pair.slice(at + 1).trim());
+    }
+  }
+
+  get(name: string): string | undefined {
+    return this.#cookies.get(name);
+  }
+
+  header(): string {
+    return [...this.#cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
 }
 
-export interface Loaded {
-  readonly res: Response;
-  readonly html: string;
+/** A page request (redirects not followed), with the jar's cookies; the answer's cookies go in the jar. */
+export async function fetchPage(path: string, jar?: CookieJar, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (jar && jar.header()) headers.set("cookie", jar.header());
+  const res = await exports.default.fetch(new URL(path, ORIGIN).href, { redirect: "manual", ...init, headers });
+  jar?.take(res);
+  return res;
 }
 
-/** The path part of a hand-off URL (continue_url, permalink_url). */
-export function pathOf(url: string): string {
-  return new URL(url).pathname;
-}
-
-function cookieHeader(browser: Browser): Record<string, string> {
-  return browser.cookie ? { cookie: browser.cookie } : {};
-}
-
-/** Keeps the `ucp_csrf` cookie a response sets. */
-function remember(browser: Browser, res: Response): void {
-  const set = res.headers.get("set-cookie");
-  const pair = set ? /ucp_csrf=[^;]+/.exec(set)?.[0] : undefined;
-  if (pair) browser.cookie = pair;
-}
-
-export async function getPage(path: string, browser: Browser = {}): Promise<Loaded> {
-  const res = await exports.default.fetch(`${ORIGIN}${path}`, { redirect: "manual", headers: cookieHeader(browser) });
-  remember(browser, res);
+/** GET a page: its response and HTML. */
+export async function getPage(path: string, jar?: CookieJar): Promise<{ res: Response; html: string }> {
+  const res = await fetchPage(path, jar);
   return { res, html: await res.text() };
 }
 
-/**
- * The `<form>` elements of a page whose hidden `name` field equals `value` (e.g. the
- * checkout's `action`), as their markup.
- */
-export function formsWith(html: string, name: string, value: string): string[] {
-  const forms = html.match(/<form\b[\s\S]*?<\/form>/g) ?? [];
-  return forms.filter((f) => hiddenValue(f, name) === value);
-}
-
-/** The value of the first hidden input named `name` in `html` (entities decoded). */
-export function hiddenValue(html: string, name: string): string | undefined {
-  const inputs = html.match(/<input\b[^>]*>/g) ?? [];
-  for (const input of inputs) {
-    if (!/type="hidden"/.test(input) || !input.includes(`name="${name}"`)) continue;
-    const value = /value="([^"]*)"/.exec(input)?.[1];
+/** The value of the first `<input ... name="name" ... value="...">` in the HTML (entities decoded). */
+export function inputValue(html: string, name: string): string | undefined {
+  for (const tag of html.match(/<input\b[^>]*>/g) ?? []) {
+    if (!tag.includes(` name="${name}"`)) continue;
+    const value = / value="([^"]*)"/.exec(tag)?.[1];
     return value === undefined ? undefined : decodeEntities(value);
   }
   return undefined;
@@ -60,46 +58,41 @@ export function hiddenValue(html: string, name: string): string | undefined {
 
 export function decodeEntities(text: string): string {
   return text
-    .replaceAll("&quot;", '"')
-    .replaceAll("&#39;", "'")
-    .replaceAll("&lt;", "<")
-    .replaceAll("&gt;", ">")
-    .replaceAll("&amp;", "&");
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
 }
 
 /**
- * POSTs a form the way the browser would submit it: the page's hidden fields of that form
- * (CSRF token, idempotency key…) plus `fields`, url-encoded, with the cookie and the store's Origin.
- * `form` is one form's markup from `formsWith`; pass `{ _csrf: "" }`-style overrides in `fields`.
+ * POST a form as the browser would after loading the page that holds it: the jar's cookies,
+ * the store's Origin, and the `_csrf` value the page rendered (unless `fields` sets one).
  */
-export async function submit(
+export async function postForm(
   path: string,
-  form: string,
-  fields: Record<string, string | readonly string[]>,
-  browser: Browser,
+  jar: CookieJar,
+  fields: Record<string, string>,
   headers: Record<string, string> = {},
 ): Promise<Response> {
-  const body = new URLSearchParams();
-  const hidden = form.match(/<input\b[^>]*type="hidden"[^>]*>/g) ?? [];
-  for (const input of hidden) {
-    const name = /name="([^"]*)"/.exec(input)?.[1];
-    const value = /value="([^"]*)"/.exec(input)?.[1];
-    if (name !== undefined && !(name in fields)) body.append(name, decodeEntities(value ?? ""));
-  }
-  for (const [name, value] of Object.entries(fields)) {
-    for (const v of typeof value === "string" ? [value] : value) body.append(name, v);
-  }
-  const res = await exports.default.fetch(`${ORIGIN}${path}`, {
+  return fetchPage(path, jar, {
     method: "POST",
-    redirect: "manual",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      origin: ORIGIN,
-      ...cookieHeader(browser),
-      ...headers,
-    },
-    body,
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN, ...headers },
+    body: new URLSearchParams(fields).toString(),
   });
-  remember(browser, res);
-  return res;
+}
+
+/** The hidden fields every form on a page carries (`_csrf`, idempotency `key`) read from its HTML. */
+export function formBasics(html: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ["_csrf", "key"]) {
+    const value = inputValue(html, name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** The path of a 303's Location. */
+export function locationPath(res: Response): string {
+  return new URL(res.headers.get("location") ?? "", ORIGIN).pathname;
 }
