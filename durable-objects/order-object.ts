@@ -21,6 +21,7 @@ import type { AdjustmentInput, FulfillmentEventInput } from "../src/order/order-
 import { type OrderState, orderPayload } from "../src/order/order-state";
 import { postWebhook } from "../src/order/webhook-http";
 import { processorFor } from "../src/payment/store-processor";
+import type { ObjectReply } from "../src/tools/object-reply";
 import { deliverDue, enqueue, OUTBOX_SCHEMA, type OutboxRow, outboxDeadline, outboxRows } from "./order/outbox";
 import {
   EFFECTS_SCHEMA,
@@ -43,12 +44,13 @@ import {
   webhooksDeadline,
 } from "./order/webhooks";
 import {
-  checkLedger,
   type IdempotencyInput,
   LEDGER_SCHEMA,
   ledgerDeadline,
+  priorAnswer,
   pruneLedger,
   recordLedger,
+  restateAnswer,
 } from "./shared/idempotency";
 import { INVENTORY_NAME } from "./shared/inventory-plan";
 import { ensureTables, hasTable } from "./shared/schema";
@@ -57,8 +59,6 @@ const ORDER_SCHEMA = "CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, st
 // Orders placed before the outbox existed have only `orders`: their first change adds the rest.
 const TABLES = [ORDER_SCHEMA, OUTBOX_SCHEMA, EFFECTS_SCHEMA, LEDGER_SCHEMA, WEBHOOKS_SCHEMA, DELIVERIES_SCHEMA];
 
-export type OrderReply = { kind: "ok"; body: string } | { kind: "not_found" } | { kind: "unauthorized" };
-
 /** A merchant change as the Worker passes it: parsed input, ledger entry, response envelope. */
 export interface OrderChange<I> {
   readonly input: I;
@@ -66,11 +66,11 @@ export interface OrderChange<I> {
   readonly envelope: unknown;
 }
 
-export type ChangeReply =
-  | { kind: "ok"; body: string }
-  | { kind: "not_found" }
-  | { kind: "conflict" }
-  | { kind: "invalid"; issues: Issue[] };
+/**
+ * A merchant change's answer: an ObjectReply (never `not_owner`: the console acts for the
+ * merchant) or the input's issues. The console maps it to its plain JSON (src/admin/orders.ts).
+ */
+export type ChangeReply = Exclude<ObjectReply, { kind: "not_owner" }> | { kind: "invalid"; issues: Issue[] };
 
 type Applied = { order: OrderState; adjustmentId?: string; effects: readonly Effect[] };
 
@@ -94,11 +94,11 @@ export class OrderObject extends DurableObject<Env> {
     return outcome;
   }
 
-  /** The full order for its owner; another platform gets `unauthorized`. Writes nothing. */
-  async read(owner: string, envelope: unknown): Promise<OrderReply> {
+  /** The full order for its owner; another platform gets `not_owner`. Writes nothing. */
+  async read(owner: string, envelope: unknown): Promise<ObjectReply> {
     const order = hasTable(this.ctx.storage.sql, "orders") ? this.#load() : undefined;
     if (!order) return { kind: "not_found" };
-    if (order.owner !== owner) return { kind: "unauthorized" };
+    if (order.owner !== owner) return { kind: "not_owner" };
     return { kind: "ok", body: JSON.stringify(orderPayload(order, envelope)) };
   }
 
@@ -153,13 +153,11 @@ export class OrderObject extends DurableObject<Env> {
     const sql = this.ctx.storage.sql;
     if (!hasTable(sql, "orders")) return { kind: "not_found" };
     const now = Date.now();
+    const { idempotency } = change;
     const reply = this.ctx.storage.transactionSync((): ChangeReply & { fresh?: true } => {
       ensureTables(sql, TABLES);
-      if (change.idempotency) {
-        const seen = checkLedger(sql, change.idempotency, now);
-        if (seen.kind === "replay") return { kind: "ok", body: seen.response };
-        if (seen.kind === "conflict") return { kind: "conflict" };
-      }
+      const prior = priorAnswer(sql, idempotency, now);
+      if (prior) return prior;
       const order = this.#load();
       if (!order) return { kind: "not_found" };
       const next = apply(order, now);
@@ -167,35 +165,41 @@ export class OrderObject extends DurableObject<Env> {
       this.#save(next.value.order);
       this.#announce(next.value.order, "order.updated", now);
       if (next.value.adjustmentId) queueEffects(sql, next.value.adjustmentId, next.value.effects, now);
-      return { ...this.#record(change, next.value.order, now), fresh: true };
+      const body = this.#answer(next.value.order, change.envelope);
+      // Recorded with the change, so a retry arriving while the effects below run replays it.
+      if (idempotency) recordLedger(sql, idempotency, body, now);
+      return { kind: "ok", body, fresh: true };
     });
     // Outside the transaction: refund and release (a replay leaves leftovers to the alarm).
     if (reply.kind !== "ok" || !reply.fresh) return reply;
     const orderId = this.#load()?.id;
     if (orderId) logOrderEvent(orderId, logged.event, { type: logged.type });
     let body = reply.body;
-    const order = (await this.#settle()) ? this.#load() : undefined;
-    if (order) {
-      // The answer, and what a retry with the same key replays, is the order after its effects.
-      body = JSON.stringify(orderPayload(order, change.envelope));
-      if (change.idempotency) recordLedger(sql, change.idempotency, body, now);
-    }
+    // The answer, and what a retry with the same key replays, is the order after its effects:
+    // restated in the transaction that records their outcome.
+    await this.#settle((settled) => {
+      body = this.#answer(settled, change.envelope);
+      if (idempotency) restateAnswer(sql, idempotency, body);
+    });
     await this.#arm();
     return { kind: "ok", body };
   }
 
-  /** Runs due effects and records each touched adjustment's status. True when any changed. */
-  async #settle(): Promise<boolean> {
+  /**
+   * Runs due effects and records each touched adjustment's status; `settled` sees the order
+   * so recorded, inside that transaction. Nothing to record when no effect changed.
+   */
+  async #settle(settled?: (order: OrderState) => void): Promise<void> {
     const touched = await runDueEffects(this.ctx.storage.sql, this.#ports(), Date.now());
-    if (touched.size === 0) return false;
+    if (touched.size === 0) return;
     this.ctx.storage.transactionSync(() => {
       let order = this.#load();
       if (!order) return;
       for (const id of touched) order = settleAdjustment(order, id, effectsStatus(this.ctx.storage.sql, id));
       this.#save(order);
       this.#announce(order, "order.updated", Date.now());
+      settled?.(order);
     });
-    return true;
   }
 
   /** Queues the platform's webhook for this state of the order (inside the caller's transaction). */
@@ -241,10 +245,9 @@ export class OrderObject extends DurableObject<Env> {
     };
   }
 
-  #record(change: OrderChange<unknown>, order: OrderState, now: number): ChangeReply {
-    const body = JSON.stringify(orderPayload(order, change.envelope));
-    if (change.idempotency) recordLedger(this.ctx.storage.sql, change.idempotency, body, now);
-    return { kind: "ok", body };
+  /** A change's answer: the UCP order in the envelope the console asked for. */
+  #answer(order: OrderState, envelope: unknown): string {
+    return JSON.stringify(orderPayload(order, envelope));
   }
 
   #load(): OrderState | undefined {

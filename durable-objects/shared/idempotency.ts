@@ -53,6 +53,17 @@ export function recordLedger(sql: SqlStorage, input: IdempotencyInput, response:
 }
 
 /**
+ * Restates the answer recorded for `input` when work the recording transaction queued has
+ * since changed it: an order's refunds and releases run after its change commits, and a
+ * retry must get what the first caller got. Call it in the transaction that records that
+ * work's outcome. Only the same request's entry (key and hash) changes; its age stays.
+ */
+export function restateAnswer(sql: SqlStorage, input: IdempotencyInput, response: string): void {
+  sql.exec("UPDATE ledger SET response = ? WHERE key = ? AND request_hash = ?", response, input.key, input.hash);
+  trimLedger(sql, input.key);
+}
+
+/**
  * Over budget, the oldest entries go first (never the one just written). A forgotten key is
  * then answered afresh: the session's current state or a clear invalid_status, never a
  * second charge, since completion is keyed by the checkout's own attempt id. Logged, so a

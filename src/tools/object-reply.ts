@@ -1,6 +1,6 @@
 /**
- * What the cart and checkout tools share: the idempotency ledger entry they send to their
- * object, and the mapping of an object's reply to the wire.
+ * What the object-backed tools (carts, checkouts, orders) share: the idempotency ledger
+ * entry they send to their object, and the mapping of an object's reply to the wire.
  */
 import type { Caller } from "../../durable-objects/shared/owner";
 import { canonicalJson, sha256Hex } from "../lib/canonical-json";
@@ -10,7 +10,16 @@ import { err, ok, type Result } from "../lib/result";
 import { type ProtocolError, unavailable } from "../ucp/errors";
 import type { ToolContext, UcpPayload } from "./types";
 
-export type ObjectReply = { kind: "ok"; body: string } | { kind: "not_found" } | { kind: "conflict" };
+/**
+ * Every object's answer to the tools. `not_owner`: it exists but belongs to another platform;
+ * sessions never say so (they answer `not_found`, shared/owner.ts), orders do (`unauthorized`,
+ * seed 003).
+ */
+export type ObjectReply =
+  | { kind: "ok"; body: string }
+  | { kind: "not_found" }
+  | { kind: "not_owner" }
+  | { kind: "conflict" };
 
 const IDEMPOTENCY_CONFLICT: ProtocolError = {
   rpcCode: -32000,
@@ -34,10 +43,15 @@ export async function ledgerEntry(op: string, key: string, id: string, payload: 
   return { key: `${op}:${key}`, hash: await sha256Hex(canonicalJson({ op, id, payload })) };
 }
 
-/** The object's JSON text goes out as-is; a failing object means "retry", never a 500. */
+/**
+ * The object's JSON text goes out as-is; a failing object means "retry", never a 500.
+ * `notOwner` is the answer to another platform's caller, `notFound` unless the resource's
+ * tool says otherwise.
+ */
 export async function objectReply(
   call: () => Promise<ObjectReply>,
   notFound: () => UcpPayload,
+  notOwner: () => UcpPayload = notFound,
 ): Promise<Result<UcpPayload, ProtocolError>> {
   let outcome: ObjectReply;
   try {
@@ -53,6 +67,8 @@ export async function objectReply(
       return ok(new RawJson(outcome.body));
     case "not_found":
       return ok(notFound());
+    case "not_owner":
+      return ok(notOwner());
     case "conflict":
       return err(IDEMPOTENCY_CONFLICT);
     default:

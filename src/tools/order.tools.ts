@@ -2,10 +2,9 @@
 import * as z from "zod";
 import type { OrderObject } from "../../durable-objects/order-object";
 import { isIssuedId } from "../lib/ids";
-import { RawJson } from "../lib/raw-json";
-import { err, ok } from "../lib/result";
+import { ok } from "../lib/result";
 import { CAPABILITY } from "../ucp/capabilities";
-import { unavailable } from "../ucp/errors";
+import { objectReply } from "./object-reply";
 import { defineTool, type ToolContext, type UcpPayload } from "./types";
 
 const OrderSchema = z
@@ -30,20 +29,15 @@ export const getOrder = defineTool({
   input: z.object({ id: z.string().min(1).max(200).describe("The order id from complete_checkout.") }),
   output: OrderSchema,
   async run({ id }, ctx) {
-    if (!(await isIssuedId("ord", ctx.config.idSecret, id))) return ok(outcome(ctx, "not_found", "Order not found."));
-    try {
-      const stub = ctx.env.ORDER.getByName(id) as DurableObjectStub<OrderObject>;
-      const read = await stub.read(ctx.meta.profile, ctx.envelope());
-      if (read.kind === "ok") return ok(new RawJson(read.body));
-      return ok(
-        read.kind === "unauthorized"
-          ? outcome(ctx, "unauthorized", "Not authorized to access this order.")
-          : outcome(ctx, "not_found", "Order not found."),
-      );
-    } catch (e) {
-      console.error("order call failed", e instanceof Error ? e.message : e);
-      return err(unavailable());
-    }
+    const notFound = () => outcome(ctx, "not_found", "Order not found.");
+    if (!(await isIssuedId("ord", ctx.config.idSecret, id))) return ok(notFound());
+    const order = () => ctx.env.ORDER.getByName(id) as DurableObjectStub<OrderObject>;
+    // Unlike a session, an order tells another platform it is not theirs (seed 003).
+    return objectReply(
+      () => order().read(ctx.meta.profile, ctx.envelope()),
+      notFound,
+      () => outcome(ctx, "unauthorized", "Not authorized to access this order."),
+    );
   },
 });
 

@@ -74,6 +74,11 @@ describe("adjustments", () => {
 
     const retried = await admin(orderId, "adjustments", body, { key });
     expect(retried).toEqual(first);
+    // One ledger entry, holding the settled answer the first caller got (on-disk format unchanged).
+    const ledger = await runInDurableObject(orderStub(orderId), (_o: OrderObject, state) =>
+      state.storage.sql.exec<{ key: string; response: string }>("SELECT key, response FROM ledger").toArray(),
+    );
+    expect(ledger).toEqual([{ key: `admin-adjustments:${key}`, response: JSON.stringify(first.body) }]);
     const again = await admin(orderId, "adjustments", { ...body, description: "other" }, { key });
     expect(again.status).toBe(409);
     expect(refund).toHaveBeenCalledTimes(1);
