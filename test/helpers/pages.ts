@@ -1,56 +1,84 @@
 /**
- * Driving the buyer pages as a browser would, in workerd tests: a cookie jar, GET a page,
- * read its forms' hidden fields, POST a form (urlencoded, same Origin, with the CSRF
- * cookie and field the page gave).
+ * Buyer pages in workerd tests, as a browser uses them: GET a page (keeping the CSRF cookie
+ * the store sets), read its forms' hidden fields, POST a form back from the store's origin.
  */
 import { exports } from "cloudflare:workers";
 
 export const ORIGIN = "https://shop.example.com";
 
-/** Cookies as a browser keeps them for one site: Set-Cookie in, Cookie out (Max-Age=0 deletes). */
-export class CookieJar {
-  readonly #cookies = new Map<string, string>();
+/** A browser's state between requests: the cookies the store set (CSRF, the current cart), as a Cookie header. */
+export interface Browser {
+  cookie?: string;
+}
 
-  take(res: Response): void {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair = "", ...attributes] = line.split(";");
+export interface Loaded {
+  readonly res: Response;
+  readonly html: string;
+}
+
+/** The path part of a hand-off URL (continue_url, permalink_url). */
+export function pathOf(url: string): string {
+  return new URL(url).pathname;
+}
+
+function cookieHeader(browser: Browser): Record<string, string> {
+  return browser.cookie ? { cookie: browser.cookie } : {};
+}
+
+/** Keeps every cookie a response sets (`ucp_csrf`, `ucp_cart`); Max-Age=0 forgets one. */
+function remember(browser: Browser, res: Response): void {
+  const jar = new Map(
+    (browser.cookie ?? "").split("; ").flatMap((pair) => {
       const at = pair.indexOf("=");
-      const name = pair.slice(0, at).trim();
-      const deleted = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a));
-      if (deleted) this.#cookies.delete(name);
-      else this.#cookies.set(name, pair.slice(at + 1).trim());
-    }
+      return at > 0 ? [[pair.slice(0, at), pair.slice(at + 1)] as const] : [];
+    }),
+  );
+  for (const line of res.headers.getSetCookie()) {
+    const [pair = "", ...attributes] = line.split(";");
+    const at = pair.indexOf("=");
+    if (at <= 0) continue;
+    const name = pair.slice(0, at).trim();
+    if (attributes.some((a) => /^\s*max-age=0\s*$/i.test(a))) jar.delete(name);
+    else jar.set(name, pair.slice(at + 1).trim());
   }
-
-  get(name: string): string | undefined {
-    return this.#cookies.get(name);
-  }
-
-  header(): string {
-    return [...this.#cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
+  const header = [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+  if (header) browser.cookie = header;
+  else delete browser.cookie;
 }
 
-/** A page request (redirects not followed), with the jar's cookies; the answer's cookies go in the jar. */
-export async function fetchPage(path: string, jar?: CookieJar, init: RequestInit = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
-  if (jar && jar.header()) headers.set("cookie", jar.header());
-  const res = await exports.default.fetch(new URL(path, ORIGIN).href, { redirect: "manual", ...init, headers });
-  jar?.take(res);
-  return res;
+/** One cookie's value in the browser, if it has it. */
+export function cookieValue(browser: Browser, name: string): string | undefined {
+  for (const pair of (browser.cookie ?? "").split("; "))
+    if (pair.startsWith(`${name}=`)) return pair.slice(name.length + 1);
+  return undefined;
 }
 
-/** GET a page: its response and HTML. */
-export async function getPage(path: string, jar?: CookieJar): Promise<{ res: Response; html: string }> {
-  const res = await fetchPage(path, jar);
+/** The path of a redirect's Location. */
+export function locationPath(res: Response): string {
+  return new URL(res.headers.get("location") ?? "", ORIGIN).pathname;
+}
+
+export async function getPage(path: string, browser: Browser = {}): Promise<Loaded> {
+  const res = await exports.default.fetch(`${ORIGIN}${path}`, { redirect: "manual", headers: cookieHeader(browser) });
+  remember(browser, res);
   return { res, html: await res.text() };
 }
 
-/** The value of the first `<input ... name="name" ... value="...">` in the HTML (entities decoded). */
-export function inputValue(html: string, name: string): string | undefined {
-  for (const tag of html.match(/<input\b[^>]*>/g) ?? []) {
-    if (!tag.includes(` name="${name}"`)) continue;
-    const value = / value="([^"]*)"/.exec(tag)?.[1];
+/**
+ * The `<form>` elements of a page whose hidden `name` field equals `value` (e.g. the
+ * checkout's `action`), as their markup.
+ */
+export function formsWith(html: string, name: string, value: string): string[] {
+  const forms = html.match(/<form\b[\s\S]*?<\/form>/g) ?? [];
+  return forms.filter((f) => hiddenValue(f, name) === value);
+}
+
+/** The value of the first hidden input named `name` in `html` (entities decoded). */
+export function hiddenValue(html: string, name: string): string | undefined {
+  const inputs = html.match(/<input\b[^>]*>/g) ?? [];
+  for (const input of inputs) {
+    if (!/type="hidden"/.test(input) || !input.includes(`name="${name}"`)) continue;
+    const value = /value="([^"]*)"/.exec(input)?.[1];
     return value === undefined ? undefined : decodeEntities(value);
   }
   return undefined;
@@ -58,41 +86,46 @@ export function inputValue(html: string, name: string): string | undefined {
 
 export function decodeEntities(text: string): string {
   return text
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, "&");
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#39;", "'")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&");
 }
 
 /**
- * POST a form as the browser would after loading the page that holds it: the jar's cookies,
- * the store's Origin, and the `_csrf` value the page rendered (unless `fields` sets one).
+ * POSTs a form the way the browser would submit it: the page's hidden fields of that form
+ * (CSRF token, idempotency key…) plus `fields`, url-encoded, with the cookie and the store's Origin.
+ * `form` is one form's markup from `formsWith`; pass `{ _csrf: "" }`-style overrides in `fields`.
  */
-export async function postForm(
+export async function submit(
   path: string,
-  jar: CookieJar,
-  fields: Record<string, string>,
+  form: string,
+  fields: Record<string, string | readonly string[]>,
+  browser: Browser,
   headers: Record<string, string> = {},
 ): Promise<Response> {
-  return fetchPage(path, jar, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN, ...headers },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
-
-/** The hidden fields every form on a page carries (`_csrf`, idempotency `key`) read from its HTML. */
-export function formBasics(html: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of ["_csrf", "key"]) {
-    const value = inputValue(html, name);
-    if (value !== undefined) out[name] = value;
+  const body = new URLSearchParams();
+  const hidden = form.match(/<input\b[^>]*type="hidden"[^>]*>/g) ?? [];
+  for (const input of hidden) {
+    const name = /name="([^"]*)"/.exec(input)?.[1];
+    const value = /value="([^"]*)"/.exec(input)?.[1];
+    if (name !== undefined && !(name in fields)) body.append(name, decodeEntities(value ?? ""));
   }
-  return out;
-}
-
-/** The path of a 303's Location. */
-export function locationPath(res: Response): string {
-  return new URL(res.headers.get("location") ?? "", ORIGIN).pathname;
+  for (const [name, value] of Object.entries(fields)) {
+    for (const v of typeof value === "string" ? [value] : value) body.append(name, v);
+  }
+  const res = await exports.default.fetch(`${ORIGIN}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: ORIGIN,
+      ...cookieHeader(browser),
+      ...headers,
+    },
+    body,
+  });
+  remember(browser, res);
+  return res;
 }
