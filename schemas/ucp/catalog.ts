@@ -89,7 +89,7 @@ export type LookupRequest = z.infer<typeof LookupRequestSchema>;
 
 export const GetProductRequestSchema = z
   .object({
-    id: idString.describe("Product id or variant id."),
+    id: idString.describe("Product id, variant id or product handle."),
     selected: z.array(SelectedOptionSchema).max(20).optional().describe("Option selections to narrow variants."),
     preferences: z
       .array(z.string().max(200))

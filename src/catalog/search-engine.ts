@@ -17,19 +17,23 @@ export interface HydratedIndex {
   readonly productIds: ReadonlyMap<string, number>;
   /** variant ids and SKUs → the variant they name */
   readonly variantRefs: ReadonlyMap<string, VariantRef>;
+  /** handles → their product (a secondary identifier: ids and SKUs are looked up first) */
+  readonly handles: ReadonlyMap<string, number>;
 }
 
 export function hydrate(data: SearchIndexData): HydratedIndex {
   const productIds = new Map<string, number>();
   const variantRefs = new Map<string, VariantRef>();
+  const handles = new Map<string, number>();
   data.docs.forEach((doc, docIndex) => {
     productIds.set(doc.id, docIndex);
+    if (doc.h && !handles.has(doc.h)) handles.set(doc.h, docIndex);
     doc.v.forEach(([id, sku], variant) => {
       variantRefs.set(id, { doc: docIndex, variant });
       if (sku && !variantRefs.has(sku)) variantRefs.set(sku, { doc: docIndex, variant });
     });
   });
-  return { docs: data.docs, terms: new Map(Object.entries(data.terms)), productIds, variantRefs };
+  return { docs: data.docs, terms: new Map(Object.entries(data.terms)), productIds, variantRefs, handles };
 }
 
 export interface VariantFilter {

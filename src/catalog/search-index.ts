@@ -9,6 +9,8 @@ export type IndexVariant = [id: string, sku: string | null, price: number, avail
 
 export interface IndexDoc {
   readonly id: string;
+  /** The product's handle: its page is /products/<handle> (absent in indexes loaded before pages existed). */
+  readonly h?: string;
   readonly cats: readonly string[];
   readonly v: readonly IndexVariant[];
 }
@@ -24,6 +26,7 @@ export const TIER_WEIGHT = [100, 10, 1] as const;
 
 export interface IndexableProduct {
   id: string;
+  handle?: string;
   title: string;
   description?: { plain?: string; markdown?: string; html?: string };
   categories?: ReadonlyArray<{ value: string }>;
@@ -64,6 +67,7 @@ export function buildSearchIndex(products: Iterable<IndexableProduct>): SearchIn
     }
     docs.push({
       id: product.id,
+      ...(product.handle ? { h: product.handle } : {}),
       cats: (product.categories ?? []).map((c) => normalizeCategory(c.value)),
       v: product.variants.map(
         (variant): IndexVariant => [

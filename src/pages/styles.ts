@@ -3,6 +3,8 @@
  * nonce. Mobile first: one column, wider layouts from 48rem. `--accent` is the merchant's
  * colour; `--on-accent` is black or white, whichever reads on it (WCAG contrast).
  */
+import { CHECKOUT_CSS } from "./checkout-styles";
+
 export const BASE_CSS = `
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
@@ -46,6 +48,22 @@ td.num,th.num{text-align:right;white-space:nowrap}
 .totals td{border:none;padding:.15rem .25rem}
 .totals tr.total td{font-weight:700;font-size:1.1rem;border-top:1px solid #ddd;padding-top:.5rem}
 .visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+/* storefront, product, cart and order pages */
+ul.grid,ul.row{list-style:none;padding:0;margin:0 0 1rem}
+.product-card h3{font-size:1rem;margin:.5rem 0 .25rem}
+.price{font-weight:700;margin:.25rem 0}
+.stock{margin:.25rem 0;font-size:.875rem}
+.stock.out{font-weight:700;color:#b3261e}
+label.inline{display:inline;margin:0;font-weight:400}
+.search .row{flex-wrap:nowrap;margin-top:.5rem}
+.search input[type=search]{flex:1}
+.pager{margin:1rem 0}
+.gallery{margin-top:.5rem}
+dl.options dt{font-weight:600}
+dl.options dd{margin:0 0 .5rem}
+.cart-lines input[type=number]{width:4.5rem}
+.events li{margin:0 0 .75rem}
+${CHECKOUT_CSS}
 @media (min-width:48rem){
   main{padding:1.5rem}
   .split{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1.5rem;align-items:start}

@@ -72,7 +72,7 @@ export const lookupCatalog = defineTool({
 export const getProduct = defineTool({
   name: "get_product",
   description:
-    "Get one product's full detail by product id or variant id. Optional `selected` options (with `preferences` for relaxation) narrow the variants; every option value carries `available`/`exists` signals relative to the selection. A requested variant comes first.",
+    "Get one product's full detail by product id, variant id or handle. Optional `selected` options (with `preferences` for relaxation) narrow the variants; every option value carries `available`/`exists` signals relative to the selection. A requested variant comes first.",
   capability: CAPABILITY.catalogLookup,
   idempotencyKeyRequired: false,
   input: z.object({ catalog: GetProductRequestSchema }),
@@ -82,7 +82,8 @@ export const getProduct = defineTool({
     const index = snapshot?.index;
     const productDoc = index?.productIds.get(catalog.id);
     const ref = productDoc === undefined ? index?.variantRefs.get(catalog.id) : undefined;
-    const docIndex = productDoc ?? ref?.doc;
+    // The handle (the product page's URL) last: a secondary identifier the spec allows.
+    const docIndex = productDoc ?? ref?.doc ?? index?.handles.get(catalog.id);
     const doc = docIndex === undefined ? undefined : index?.docs[docIndex];
     const product = doc && snapshot ? (await liveProducts(ctx.env.CATALOG, snapshot, [doc.id])).get(doc.id) : undefined;
     if (!doc || !product) return err(invalidParams("Product not found", { id: catalog.id }));

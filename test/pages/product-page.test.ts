@@ -1,0 +1,95 @@
+/** `/products/<handle>`: get_product for the buyer, every variant's price and availability, and "Add to cart". */
+import { describe, expect, it } from "vitest";
+import demo from "../../data/demo-catalog.json";
+import { tool } from "../helpers/checkout";
+import { getPage } from "../helpers/pages";
+import { seedDemoCatalog } from "../helpers/seed-catalog";
+
+// biome-ignore lint/suspicious/noExplicitAny: -- payloads are inspected structurally
+type Json = any;
+
+const HOSTILE_TITLE = `<script>alert(1)</script> "Quoted" & 'single' <img src=x onerror=alert(2)>`;
+
+/** The demo catalog plus one product whose title and description are hostile markup. */
+function catalogWithHostileProduct() {
+  const base = demo.products[0] as Json;
+  const hostile = {
+    ...base,
+    id: "prod_hostile",
+    handle: "hostile-product",
+    title: HOSTILE_TITLE,
+    price_range: { min: base.variants[0].price, max: base.variants[0].price },
+    description: { html: `<p>Soft <b>cotton</b>.</p><script>alert(3)</script><style>body{display:none}</style>` },
+    variants: base.variants.slice(0, 2).map((v: Json, i: number) => ({
+      ...v,
+      id: `var_hostile_${i}`,
+      sku: `HOSTILE-${i}`,
+      title: `"${i}" <b>bold</b>`,
+    })),
+  };
+  return { ...demo, products: [...demo.products, hostile] };
+}
+
+describe("product page", () => {
+  it("shows get_product's product: title, images, description, options, every variant with price and availability", async () => {
+    const { res, html } = await getPage("/products/runner-pro");
+    expect(res.status).toBe(200);
+    const reply = await tool("get_product", { catalog: { id: "prod_abc123" } });
+    const product = reply.body.result.structuredContent.product;
+    expect(html).toContain(`<h1>${product.title}</h1>`);
+    expect(html).toContain(`src="${product.media[0].url}"`);
+    expect(html).toContain(product.description.plain);
+    expect(html).toContain("<dt>Color</dt>");
+    for (const variant of product.variants) {
+      expect(html).toContain(`<option value="${variant.id}"`);
+      const row = new RegExp(
+        `<tr><th scope="row">${variant.title}</th><td class="num">\\$[\\d,.]+</td><td>([^<]+)</td></tr>`,
+      ).exec(html);
+      expect(row?.[1], variant.id).toBe(variant.availability.available === false ? "Out of stock" : "In stock");
+    }
+    // Sold-out variants can be seen but not chosen.
+    expect(html).toMatch(/<option value="var_abc123_green_9"[^>]* disabled>[^<]*Out of stock<\/option>/);
+    expect(html).toContain('<form class="card" method="post" action="/cart">');
+    expect(html).toMatch(/<input type="hidden" name="_csrf" value="[A-Za-z0-9_-]+">/);
+    expect(html).toContain("$120.00 – $150.00");
+    // The form holds this browser's CSRF token: private caches only.
+    expect(res.headers.get("cache-control")).toBe("private, max-age=60");
+  });
+
+  it("get_product takes the handle the product URL names; an unknown handle is an HTML 404", async () => {
+    const reply = await tool("get_product", { catalog: { id: "runner-pro" } });
+    expect(reply.body.result.structuredContent.product.id).toBe("prod_abc123");
+    const missing = await getPage("/products/no-such-product");
+    expect(missing.res.status).toBe(404);
+    expect(missing.res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(missing.html).toContain("Page not found");
+    // The page is the handle's: a product id is not a second address for it.
+    expect((await getPage("/products/prod_abc123")).res.status).toBe(404);
+  });
+
+  it("a product title containing <script> and quotes renders as text, and so do its description and variants", async () => {
+    await seedDemoCatalog(catalogWithHostileProduct());
+    try {
+      const { res, html } = await getPage("/products/hostile-product");
+      expect(res.status).toBe(200);
+      const escaped =
+        "&lt;script&gt;alert(1)&lt;/script&gt; &quot;Quoted&quot; &amp; &#39;single&#39; &lt;img src=x onerror=alert(2)&gt;";
+      expect(html).toContain(`<h1>${escaped}</h1>`);
+      expect(html).toContain(`<title>${escaped} · `);
+      expect(html).not.toContain("<script>alert");
+      expect(html).not.toContain("<img src=x");
+      expect(html).not.toContain("alert(3)");
+      expect(html).not.toContain("display:none");
+      expect(html).toContain("<p>Soft cotton.</p>");
+      expect(html).toContain("&quot;0&quot; &lt;b&gt;bold&lt;/b&gt;");
+      // The only scripts on the page are none: the product page needs no JavaScript.
+      expect(html).not.toMatch(/<script\b/);
+      // The storefront card escapes it too.
+      const search = await getPage("/?q=quoted");
+      expect(search.html).toContain(`>${escaped}</a></h3>`);
+      expect(search.html).not.toContain("<script>alert");
+    } finally {
+      await seedDemoCatalog();
+    }
+  });
+});
