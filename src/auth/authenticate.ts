@@ -3,7 +3,7 @@
  * an API key bound to one profile, or nobody (anonymous). A credential that is present but
  * wrong is refused outright, never downgraded to anonymous: a platform that signs must
  * learn its signatures are broken. Identity binding against the profile in the tool call
- * happens in the tool pipeline (src/mcp/tool-call.ts), where that profile is known.
+ * happens in the tool pipeline (src/pipeline/tool-call.ts), where that profile is known.
  */
 import type { MerchantConfig } from "../config";
 import { err, ok, type Result } from "../lib/result";

@@ -13,7 +13,7 @@ export const AUTH_FAILURES = {
   key_not_found: { httpStatus: 401, signature: true },
   digest_mismatch: { httpStatus: 400, signature: true },
   algorithm_unsupported: { httpStatus: 400, signature: true },
-  // API keys and tiers (authenticate.ts, src/mcp/tool-call.ts).
+  // API keys and tiers (authenticate.ts, src/pipeline/tool-call.ts).
   invalid_api_key: { httpStatus: 401, signature: false },
   authentication_required: { httpStatus: 401, signature: false },
   identity_mismatch: { httpStatus: 403, signature: false },

@@ -6,18 +6,16 @@
  * Order of checks: framing and parsing (free), then who is calling (a signature costs a
  * cached profile and one ECDSA verify), then that caller's rate limit, then the method.
  */
-import { authenticate, type Principal } from "../auth/authenticate";
+import type { Principal } from "../auth/authenticate";
 import { signResponse } from "../auth/http-signature";
 import { merchantSigningKey } from "../auth/merchant-key";
-import { checkRateLimit } from "../auth/rate-limit";
-import { trustConfig } from "../auth/trust-config";
-import { merchantConfig } from "../config";
 import { CORS_HEADERS } from "../lib/http";
 import type { RequestFacts } from "../lib/log";
 import { RawJson, stringifyWithRaw } from "../lib/raw-json";
 import { readCappedBytes } from "../lib/read-capped";
 import { isPlainObject, parseUntrustedJson } from "../lib/safe-json";
 import { StoreMisconfigured } from "../lib/store-misconfigured";
+import { admit } from "../pipeline/admit";
 import { type ProtocolError, storeMisconfigured } from "../ucp/errors";
 import {
   errorBody,
@@ -72,17 +70,13 @@ export async function handleMcpPost(request: Request, env: Env, facts: RequestFa
   let principal: Principal | undefined;
   let reply: Reply;
   try {
-    const config = merchantConfig(env);
-    const trust = trustConfig(env);
-    const now = Date.now();
-    const auth = await authenticate({ request, body: bytes, env, config, trust, now });
-    if (auth.ok) principal = auth.value;
-    const limited = principal ? await checkRateLimit(env, principal, request, trust) : undefined;
-    if (!auth.ok) reply = failure(message.id, auth.error);
-    else if (limited) reply = failure(message.id, limited);
-    else {
-      const scope = { env, config, trust, principal: auth.value, headers: request.headers, now };
-      const outcome = await dispatch(message.method, message.params, scope);
+    const admitted = await admit({ request, body: bytes }, env);
+    if (!admitted.ok) {
+      principal = admitted.principal;
+      reply = failure(message.id, admitted.error);
+    } else {
+      principal = admitted.scope.principal;
+      const outcome = await dispatch(message.method, message.params, admitted.scope);
       reply = outcome.ok
         ? { body: resultBody(message.id, outcome.value), status: 200 }
         : failure(message.id, outcome.error);

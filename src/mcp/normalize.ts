@@ -5,16 +5,9 @@
  * Everything past here sees a NormalizedCall.
  */
 import { isPlainObject } from "../lib/safe-json";
+import type { NormalizedCall } from "../pipeline/tool-call";
 
-export interface NormalizedCall {
-  /** The profile URL as sent (unvalidated), or undefined when none was found. */
-  readonly profile: unknown;
-  readonly idempotencyKey: unknown;
-  /** The tool arguments without the metadata carriers. */
-  readonly args: Record<string, unknown>;
-  /** The `meta` object as sent, for tools that read more of it. */
-  readonly meta: Record<string, unknown>;
-}
+export type { NormalizedCall };
 
 const META_CARRIERS = new Set(["meta", "_meta", "idempotency_key"]);
 

@@ -6,12 +6,12 @@ import type { MerchantConfig } from "../config";
 import { RawJson } from "../lib/raw-json";
 import { err, ok, type Result } from "../lib/result";
 import { isPlainObject } from "../lib/safe-json";
+import type { RequestScope } from "../pipeline/scope";
+import { callTool } from "../pipeline/tool-call";
 import { TOOLS } from "../tools";
 import { invalidParams, type ProtocolError } from "../ucp/errors";
 import { protocolError, RPC } from "./jsonrpc";
 import { normalizeCall } from "./normalize";
-import type { RequestScope } from "./scope";
-import { callTool } from "./tool-call";
 import { listTools } from "./tool-list";
 
 export const MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;

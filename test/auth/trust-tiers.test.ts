@@ -9,7 +9,7 @@ import { ANONYMOUS } from "../../src/auth/authenticate";
 import { parseTrustConfig } from "../../src/auth/trust-config";
 import { merchantConfig } from "../../src/config";
 import { normalizeCall } from "../../src/mcp/normalize";
-import { callTool } from "../../src/mcp/tool-call";
+import { callTool } from "../../src/pipeline/tool-call";
 import { TOOLS } from "../../src/tools";
 import { pay, readyCheckout, tool } from "../helpers/checkout";
 import { FULL_PROFILE, meta, post } from "../helpers/mcp";

@@ -20,7 +20,7 @@ export const IDEMPOTENCY_KEY_MAX = 128;
 const KEY_FORM = /^[\x21-\x7e]+$/;
 /** Tools whose signed requests must cover the key (checkout-mcp.md; spec-digest §10.3). */
 const SIGNED_KEY_TOOLS: ReadonlySet<string> = new Set(["complete_checkout", "cancel_checkout"]);
-const PATH = '$.meta["idempotency-key"]';
+const META_KEY = 'meta["idempotency-key"]';
 
 export interface KeyInput {
   readonly tool: string;
@@ -29,27 +29,30 @@ export interface KeyInput {
   readonly key: unknown;
   readonly headers: Headers;
   readonly principal: Principal;
+  /** Where the transport carries the key, as its errors name it (default `meta["idempotency-key"]`). */
+  readonly carrier?: string;
 }
 
 export function checkIdempotencyKey(input: KeyInput): Result<string | undefined, ProtocolError> {
   const { key, tool } = input;
+  const carrier = input.carrier ?? META_KEY;
+  // A JSONPath only where the key travels in the arguments.
+  const where = carrier === META_KEY ? { path: `$.${META_KEY}` } : undefined;
   if (key === undefined) {
-    if (input.required) return err(invalidParams(`${tool} requires meta["idempotency-key"]`, { path: PATH }));
+    if (input.required) return err(invalidParams(`${tool} requires ${carrier}`, where));
     return ok(undefined);
   }
   if (typeof key !== "string" || key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX || !KEY_FORM.test(key)) {
     return err(
       invalidParams(
-        `meta["idempotency-key"] must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters (a UUID, as the spec shows)`,
-        { path: PATH },
+        `${carrier} must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters (a UUID, as the spec shows)`,
+        where,
       ),
     );
   }
   const header = input.headers.get("idempotency-key");
   if (header !== null && header !== key) {
-    return err(
-      invalidParams('meta["idempotency-key"] and the Idempotency-Key header name different keys', { path: PATH }),
-    );
+    return err(invalidParams(`${carrier} and the Idempotency-Key header name different keys`, where));
   }
   const { principal } = input;
   if (principal.tier === "authenticated" && principal.via === "signature" && SIGNED_KEY_TOOLS.has(tool)) {

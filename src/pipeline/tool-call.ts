@@ -1,7 +1,8 @@
 /**
- * Runs one tool call: profile URL form, arguments, identity binding and trust tier,
- * negotiation, capability gate, then the tool. Cheap checks come first so malformed or
- * refused calls never cost a profile fetch.
+ * Runs one tool call for any transport: profile URL form, idempotency key, identity binding
+ * and trust tier, argument size, arguments, negotiation, capability gate, then the tool.
+ * Cheap checks come first so malformed or refused calls never cost a profile fetch.
+ * Transports (src/mcp/, src/rest/) build the NormalizedCall and map the outcome to their wire.
  */
 import type * as z from "zod";
 import { toJsonPath } from "../lib/json-path";
@@ -12,8 +13,20 @@ import { relevantCapabilities } from "../ucp/negotiate";
 import { negotiate, profileUrl } from "../ucp/negotiation";
 import { argumentsTooLarge } from "./argument-limits";
 import { checkIdempotencyKey } from "./idempotency-key";
-import type { NormalizedCall } from "./normalize";
 import type { RequestScope } from "./scope";
+
+/** One tool call as every transport hands it in: metadata pulled out of the arguments, unvalidated. */
+export interface NormalizedCall {
+  /** The profile URL as sent (unvalidated), or undefined when none was found. */
+  readonly profile: unknown;
+  readonly idempotencyKey: unknown;
+  /** The tool arguments without the metadata carriers. */
+  readonly args: Record<string, unknown>;
+  /** The `meta` object as sent, for tools that read more of it. */
+  readonly meta: Record<string, unknown>;
+  /** Where the idempotency key travels, for error text (default `meta["idempotency-key"]`). */
+  readonly keyCarrier?: string;
+}
 
 export async function callTool(
   tool: ToolDefinition,
@@ -29,6 +42,7 @@ export async function callTool(
     key: call.idempotencyKey,
     headers: scope.headers,
     principal,
+    ...(call.keyCarrier ? { carrier: call.keyCarrier } : {}),
   });
   if (!checkedKey.ok) return checkedKey;
   const key = checkedKey.value;
