@@ -9,6 +9,8 @@ export const ORIGIN = "https://shop.example.com";
 /** A browser's state between requests: the cookies the store set (CSRF, the current cart), as a Cookie header. */
 export interface Browser {
   cookie?: string;
+  /** `cf-connecting-ip`: page budgets are per client address (give a busy test file its own). */
+  ip?: string;
 }
 
 export interface Loaded {
@@ -22,7 +24,10 @@ export function pathOf(url: string): string {
 }
 
 function cookieHeader(browser: Browser): Record<string, string> {
-  return browser.cookie ? { cookie: browser.cookie } : {};
+  return {
+    ...(browser.cookie ? { cookie: browser.cookie } : {}),
+    ...(browser.ip ? { "cf-connecting-ip": browser.ip } : {}),
+  };
 }
 
 /** Keeps every cookie a response sets (`ucp_csrf`, `ucp_cart`); Max-Age=0 forgets one. */
