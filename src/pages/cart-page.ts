@@ -1,20 +1,213 @@
-/** `/cart/<token>` (the cart's continue_url) and `POST /cart` (add to cart from a product page). */
-import type { PageContext } from "./context";
+/**
+ * `/cart/<token>` (the cart's continue_url) and `POST /cart` (add to cart from a product
+ * page). Every change is the agent's cart tool run for the buyer (update_cart replaces the
+ * whole cart, as it does for agents), and "Check out" is create_checkout with the cart's id:
+ * the cart's one checkout, whoever asks (checkout.tools.ts).
+ */
+import { derivedId } from "../lib/ids";
+import { type BuyerCallFailure, callAsBuyer, errorMessages, storefrontProfile, type ToolPayload } from "./buyer-tools";
+import { cartCookie, currentCart, tokenOf } from "./cart-page-cookie";
+import { cartLines, QTY_PREFIX, renderCart } from "./cart-page-view";
+import { field, type PageContext, readForm } from "./context";
 import { openSession } from "./handoff";
+import { messagePage } from "./layout";
 import { notFoundPage } from "./not-found";
+import { loadProduct, renderProduct } from "./product-page";
+import { seeOther } from "./respond";
+
+const MAX_QUANTITY = 999;
+
+function formExpired(ctx: PageContext): Response {
+  return messagePage(ctx, 403, "This form has expired", "Reload the page and try again.");
+}
+
+/** get_cart for an opened token: the cart, or undefined when it expired, was canceled or never existed. */
+async function readCart(ctx: PageContext, id: string): Promise<ToolPayload | undefined> {
+  const result = await callAsBuyer(ctx, "get_cart", { id }, { handoff: true });
+  return result.ok && result.value.id === id ? result.value : undefined;
+}
+
+function cartGone(ctx: PageContext): Response {
+  return messagePage(
+    ctx,
+    410,
+    "This cart is no longer available",
+    "It expired or was canceled. Add the products to a new cart to continue.",
+  );
+}
 
 export async function cartPage(ctx: PageContext, token: string): Promise<Response> {
   const opened = await openSession(ctx, "cart", token);
   if (!opened.ok) return opened.response;
-  return notFoundPage(ctx);
+  const cart = await readCart(ctx, opened.id);
+  return cart ? renderCart(ctx, token, cart) : cartGone(ctx);
 }
 
 export async function cartAction(ctx: PageContext, token: string): Promise<Response> {
   const opened = await openSession(ctx, "cart", token);
   if (!opened.ok) return opened.response;
-  return notFoundPage(ctx);
+  const form = await readForm(ctx);
+  if (!form) return formExpired(ctx);
+  const cart = await readCart(ctx, opened.id);
+  if (!cart) return cartGone(ctx);
+  const key = field(form, "key", 64) || undefined;
+  return field(form, "action", 20) === "checkout"
+    ? checkOut(ctx, token, opened.id, cart, key)
+    : updateQuantities(ctx, token, opened.id, cart, form, key);
+}
+
+async function updateQuantities(
+  ctx: PageContext,
+  token: string,
+  id: string,
+  cart: ToolPayload,
+  form: FormData,
+  key: string | undefined,
+): Promise<Response> {
+  const lines = [];
+  for (const line of cartLines(cart)) {
+    const raw = field(form, `${QTY_PREFIX}${line.id}`, 6);
+    const quantity = raw === "" ? line.quantity : Number(raw);
+    if (!Number.isInteger(quantity) || quantity < 0 || quantity > MAX_QUANTITY)
+      return renderCart(ctx, token, cart, {
+        status: 422,
+        messages: [`Enter a quantity from 0 to ${MAX_QUANTITY} for ${line.item.title}.`],
+      });
+    if (quantity > 0) lines.push({ id: line.id, item: { id: line.item.id }, quantity });
+  }
+  const result = await callAsBuyer(
+    ctx,
+    "update_cart",
+    { id, cart: { line_items: lines } },
+    { handoff: true, ...(key ? { idempotencyKey: key } : {}) },
+  );
+  // The same form sent twice: the first one's change stands.
+  if (!result.ok && isReplayConflict(result.error)) return seeOther(`/cart/${token}`);
+  if (!result.ok)
+    return renderCart(ctx, token, cart, { status: failureStatus(result.error), messages: [failureText(result.error)] });
+  const problems = errorMessages(result.value);
+  if (problems.length > 0)
+    return renderCart(ctx, token, result.value, { status: 409, messages: problems.map((m) => m.content ?? "") });
+  return seeOther(`/cart/${token}`);
+}
+
+async function checkOut(
+  ctx: PageContext,
+  token: string,
+  id: string,
+  cart: ToolPayload,
+  key: string | undefined,
+): Promise<Response> {
+  if (cartLines(cart).length === 0)
+    return renderCart(ctx, token, cart, { status: 409, messages: ["Add something to your cart first."] });
+  const result = await callAsBuyer(
+    ctx,
+    "create_checkout",
+    { checkout: { cart_id: id } },
+    { handoff: true, ...(key ? { idempotencyKey: key } : {}) },
+  );
+  if (!result.ok)
+    return renderCart(ctx, token, cart, { status: failureStatus(result.error), messages: [failureText(result.error)] });
+  const next = tokenOf(result.value.continue_url);
+  const problems = errorMessages(result.value);
+  if (!next || (result.value.ucp as { status?: string } | undefined)?.status === "error") {
+    const ordered = problems.some((m) => m.code === "invalid_state");
+    // An ordered cart cannot be checked out again: the browser's next "Add to cart" starts a new one.
+    const forget =
+      ordered && (await currentCart(ctx))?.id === id ? { "set-cookie": expiredCartCookie(ctx) } : undefined;
+    return renderCart(ctx, token, cart, {
+      status: 409,
+      messages: ordered
+        ? ["This cart has already been ordered. Add products to start a new cart."]
+        : problems.map((m) => m.content ?? "This cart cannot be checked out."),
+      ...(forget ? { headers: forget } : {}),
+    });
+  }
+  return seeOther(`/checkout/${next}`);
 }
 
 export async function addToCart(ctx: PageContext): Promise<Response> {
-  return notFoundPage(ctx);
+  const form = await readForm(ctx);
+  if (!form) return formExpired(ctx);
+  const product = await loadProduct(ctx, field(form, "product", 256));
+  if (!product) return notFoundPage(ctx);
+  const variant = field(form, "variant", 256);
+  const quantity = Number(field(form, "quantity", 6));
+  const key = field(form, "key", 64) || undefined;
+  const back = (status: number, messages: string[]) =>
+    renderProduct(ctx, product, {
+      status,
+      messages,
+      variant,
+      quantity: Number.isInteger(quantity) && quantity > 0 ? quantity : 1,
+    });
+  if (!product.variants.some((v) => v.id === variant)) return back(422, ["Choose one of this product's options."]);
+  if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY)
+    return back(422, [`Enter a quantity from 1 to ${MAX_QUANTITY}.`]);
+
+  const current = await currentCart(ctx);
+  const existing = current ? await readCart(ctx, current.id) : undefined;
+  // This very form already created the browser's cart (a resubmission): nothing to add.
+  if (current && existing && key && current.id === (await createdId(ctx, key)))
+    return seeOther(`/cart/${current.token}`);
+  const result =
+    current && existing
+      ? await callAsBuyer(
+          ctx,
+          "update_cart",
+          { id: current.id, cart: { line_items: withAdded(existing, variant, quantity) } },
+          { handoff: true, ...(key ? { idempotencyKey: key } : {}) },
+        )
+      : await callAsBuyer(
+          ctx,
+          "create_cart",
+          { cart: { line_items: [{ item: { id: variant }, quantity }] } },
+          key ? { idempotencyKey: key } : {},
+        );
+  if (!result.ok) {
+    if (current && isReplayConflict(result.error)) return seeOther(`/cart/${current.token}`);
+    return back(failureStatus(result.error), [failureText(result.error)]);
+  }
+  const problems = errorMessages(result.value);
+  const token = tokenOf(result.value.continue_url);
+  const created = (result.value.ucp as { status?: string } | undefined)?.status !== "error";
+  if (problems.length > 0 || !token || !created)
+    return back(409, problems.length > 0 ? problems.map((m) => m.content ?? "") : ["This item cannot be added."]);
+  return seeOther(`/cart/${token}`, { "set-cookie": cartCookie(ctx, token) });
+}
+
+/** The cart's lines as update_cart takes them, with `quantity` more of `variant`. */
+function withAdded(cart: ToolPayload, variant: string, quantity: number) {
+  let added = false;
+  const lines = cartLines(cart).map((line) => {
+    const same = line.item.id === variant;
+    added ||= same;
+    const total = same ? Math.min(MAX_QUANTITY, line.quantity + quantity) : line.quantity;
+    return { id: line.id, item: { id: line.item.id }, quantity: total };
+  });
+  return added ? lines : [...lines, { item: { id: variant }, quantity }];
+}
+
+/** The id create_cart gives the cart made with this idempotency key (cart.tools.ts derives it). */
+function createdId(ctx: PageContext, key: string): Promise<string> {
+  return derivedId("cart", ctx.config.idSecret, storefrontProfile(ctx.config.origin), key);
+}
+
+function expiredCartCookie(ctx: PageContext): string {
+  return cartCookie(ctx, "").replace(/Max-Age=\d+/, "Max-Age=0");
+}
+
+function isReplayConflict(error: BuyerCallFailure): boolean {
+  return error.kind === "protocol" && error.error.httpStatus === 409;
+}
+
+function failureStatus(error: BuyerCallFailure): number {
+  return error.kind === "invalid" ? 422 : error.error.httpStatus >= 500 ? 503 : 422;
+}
+
+function failureText(error: BuyerCallFailure): string {
+  if (error.kind === "invalid") return error.message;
+  return error.error.httpStatus >= 500
+    ? "The store could not save that just now. Please try again."
+    : error.error.message;
 }

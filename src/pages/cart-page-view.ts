@@ -1,0 +1,103 @@
+/** The cart as `get_cart` returns it, rendered: lines with images, quantity fields, totals, messages, "Check out". */
+import type { ToolPayload } from "./buyer-tools";
+import type { PageContext } from "./context";
+import { html, type SafeHtml, safeUrl } from "./html";
+import { csrfInput, renderPage } from "./layout";
+import { formatMoney } from "./money";
+
+export interface CartLine {
+  readonly id: string;
+  readonly item: { readonly id: string; readonly title: string; readonly price: number; readonly image_url?: string };
+  readonly quantity: number;
+  readonly totals: ReadonlyArray<{ readonly type: string; readonly amount: number }>;
+}
+
+interface Total {
+  readonly type: string;
+  readonly amount: number;
+  readonly display_text?: string;
+}
+
+interface Message {
+  readonly type?: string;
+  readonly content?: string;
+}
+
+export const QTY_PREFIX = "qty.";
+
+export function cartLines(cart: ToolPayload): CartLine[] {
+  return (Array.isArray(cart.line_items) ? cart.line_items : []) as CartLine[];
+}
+
+const TOTAL_LABELS: Record<string, string> = {
+  subtotal: "Subtotal",
+  discount: "Discount",
+  fulfillment: "Shipping",
+  tax: "Tax",
+  fee: "Fees",
+  total: "Estimated total",
+};
+
+export function renderCart(
+  ctx: PageContext,
+  token: string,
+  cart: ToolPayload,
+  problem?: { status: number; messages: readonly string[]; headers?: Record<string, string> },
+): Response {
+  const currency = typeof cart.currency === "string" ? cart.currency : ctx.config.currency;
+  const price = (minor: number) => formatMoney(minor, currency, ctx.config.storefront.locale);
+  const lines = cartLines(cart);
+  const messages = ((Array.isArray(cart.messages) ? cart.messages : []) as Message[]).filter((m) => m.content);
+  const action = `/cart/${token}`;
+  const key = crypto.randomUUID();
+  const body =
+    lines.length === 0
+      ? html`<p class="notice" role="status">Your cart is empty.</p><p><a class="button" href="/">Continue shopping</a></p>`
+      : html`<form method="post" action="${action}" class="card">
+${csrfInput(ctx)}<input type="hidden" name="key" value="${key}">
+<table class="cart-lines">
+<caption class="visually-hidden">Items in your cart</caption>
+<thead><tr><th scope="col">Item</th><th scope="col" class="num">Price</th><th scope="col">Quantity</th><th scope="col" class="num">Total</th></tr></thead>
+<tbody>${lines.map((line) => lineRow(line, price))}</tbody>
+</table>
+<p class="muted" id="qty-hint">Set a quantity to 0 to remove the item.</p>
+<p><button type="submit" name="action" value="update" class="secondary">Update cart</button></p>
+</form>
+${totals(cart, price)}
+<form method="post" action="${action}">
+${csrfInput(ctx)}<input type="hidden" name="key" value="${key}">
+<p><button type="submit" name="action" value="checkout">Check out</button></p>
+</form>`;
+  return renderPage(ctx, {
+    title: "Your cart",
+    status: problem?.status ?? 200,
+    personal: true,
+    ...(problem?.headers ? { headers: problem.headers } : {}),
+    body: html`<h1>Your cart</h1>
+${problem ? html`<div class="notice error" role="alert">${problem.messages.map((m) => html`<p>${m}</p>`)}</div>` : ""}
+${messages.map((m) => html`<p class="notice${m.type === "error" ? " error" : ""}">${m.content ?? ""}</p>`)}
+${body}`,
+  });
+}
+
+function lineRow(line: CartLine, price: (minor: number) => string): SafeHtml {
+  const image = safeUrl(line.item.image_url);
+  const total = line.totals.find((t) => t.type === "total")?.amount ?? line.item.price * line.quantity;
+  const field = `q-${line.id}`;
+  return html`<tr>
+<th scope="row"><div class="row">${image ? html`<img class="thumb" src="${image}" alt="" loading="lazy" width="64" height="64">` : ""}<span>${line.item.title}</span></div></th>
+<td class="num">${price(line.item.price)}</td>
+<td><label class="visually-hidden" for="${field}">Quantity of ${line.item.title}</label><input id="${field}" type="number" name="${QTY_PREFIX}${line.id}" value="${line.quantity}" min="0" max="999" step="1" inputmode="numeric" aria-describedby="qty-hint"></td>
+<td class="num">${price(total)}</td>
+</tr>`;
+}
+
+function totals(cart: ToolPayload, price: (minor: number) => string): SafeHtml {
+  const list = (Array.isArray(cart.totals) ? cart.totals : []) as Total[];
+  if (list.length === 0) return html``;
+  return html`<div class="card"><h2>Summary</h2><table class="totals"><tbody>${list.map(
+    (t) =>
+      html`<tr${t.type === "total" ? html` class="total"` : ""}><td>${t.display_text ?? TOTAL_LABELS[t.type] ?? t.type}</td><td class="num">${price(t.amount)}</td></tr>`,
+  )}</tbody></table>
+<p class="muted">Shipping and tax are worked out at checkout.</p></div>`;
+}
