@@ -22,6 +22,9 @@ import { challengeAction, challengePage } from "./pages/payment-challenge";
 import { testHandlerSchema, testHandlerSpec } from "./pages/payment-handler-docs";
 import { productPage } from "./pages/product-page";
 import { storefrontPage } from "./pages/storefront";
+import { restMethodNotAllowed, restPreflight } from "./rest/cors";
+import { restHandler } from "./rest/handler";
+import { REST_BASE } from "./rest/operations";
 
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
@@ -92,6 +95,23 @@ router
       { allow: "POST, OPTIONS" },
     ),
   )
+  // UCP REST binding (issue 12, src/rest/): the eleven operations of rest.openapi.json under
+  // REST_BASE, then CORS preflight and 405 for their paths (other /ucp/ paths fall through).
+  .post(`${REST_BASE}/checkout-sessions`, restHandler("create_checkout"))
+  .get(`${REST_BASE}/checkout-sessions/:id`, restHandler("get_checkout"))
+  .put(`${REST_BASE}/checkout-sessions/:id`, restHandler("update_checkout"))
+  .post(`${REST_BASE}/checkout-sessions/:id/complete`, restHandler("complete_checkout"))
+  .post(`${REST_BASE}/checkout-sessions/:id/cancel`, restHandler("cancel_checkout"))
+  .post(`${REST_BASE}/carts`, restHandler("create_cart"))
+  .get(`${REST_BASE}/carts/:id`, restHandler("get_cart"))
+  .put(`${REST_BASE}/carts/:id`, restHandler("update_cart"))
+  .post(`${REST_BASE}/carts/:id/cancel`, restHandler("cancel_cart"))
+  .post(`${REST_BASE}/catalog/search`, restHandler("search_catalog"))
+  .post(`${REST_BASE}/catalog/lookup`, restHandler("lookup_catalog"))
+  .post(`${REST_BASE}/catalog/product`, restHandler("get_product"))
+  .get(`${REST_BASE}/orders/:id`, restHandler("get_order"))
+  .options(`${REST_BASE}/*`, restPreflight)
+  .all(`${REST_BASE}/*`, restMethodNotAllowed)
   // Merchant admin (docs/orders.md, docs/trust.md): answers 404 itself while ADMIN_TOKEN is unset.
   .all("/admin/*", (request, env) => handleAdmin(request as unknown as Request, env))
   .get(

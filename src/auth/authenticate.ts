@@ -7,9 +7,9 @@
  */
 import type { MerchantConfig } from "../config";
 import { err, ok, type Result } from "../lib/result";
-import { profileFromHeader } from "../mcp/normalize";
 import { authError, discoveryError, type ProtocolError } from "../ucp/errors";
 import { checkProfileUrl, hasFreshProfile, loadPlatformProfile, refreshPlatformProfile } from "../ucp/profile-fetch";
+import { profileFromHeader } from "../ucp/ucp-agent";
 import { findApiKey } from "./api-keys";
 import { type SignatureFailure, verifyRequest } from "./http-signature";
 import { addressKey, chargeFailure, profileOriginKey, type RateLimitEnv, spentBudget } from "./rate-limit";

@@ -6,6 +6,7 @@
  */
 import { isPlainObject } from "../lib/safe-json";
 import type { NormalizedCall } from "../pipeline/tool-call";
+import { profileFromHeader } from "../ucp/ucp-agent";
 
 export type { NormalizedCall };
 
@@ -28,11 +29,4 @@ export function normalizeCall(args: Record<string, unknown>, paramsMeta: unknown
 
 function field(holder: unknown, key: string): unknown {
   return isPlainObject(holder) ? holder[key] : undefined;
-}
-
-/** `UCP-Agent: profile="https://…"` (an RFC 8941 dictionary; only `profile` matters here). */
-export function profileFromHeader(value: string | null): string | undefined {
-  if (!value) return undefined;
-  const match = /(?:^|[,;]\s*)profile\s*=\s*"((?:[^"\\]|\\.)*)"/.exec(value);
-  return match?.[1]?.replace(/\\(.)/g, "$1");
 }

@@ -1,17 +1,15 @@
 /**
  * The per-request half of the tool pipeline, shared by every transport: who is calling
  * (signature over the raw body bytes, API key, or anonymous), then that caller's rate limit.
- * The per-call half is callTool (tool-call.ts). Transports parse their own framing first and
- * map a refusal to their own wire.
+ * The per-call half is callTool (tool-call.ts). Transports parse their own framing first, then
+ * call both, and map a refusal or an outcome to their own wire.
  */
 import { authenticate, type Principal } from "../auth/authenticate";
 import { checkRateLimit } from "../auth/rate-limit";
 import { trustConfig } from "../auth/trust-config";
 import { merchantConfig } from "../config";
-import type { ToolDefinition, UcpPayload } from "../tools/types";
 import type { ProtocolError } from "../ucp/errors";
 import type { RequestScope } from "./scope";
-import { callTool, type NormalizedCall } from "./tool-call";
 
 /** The HTTP request as received, with the body bytes it was read into (signatures cover them). */
 export interface HttpCall {
@@ -35,25 +33,4 @@ export async function admit(http: HttpCall, env: Env, now = Date.now()): Promise
   const limited = await checkRateLimit(env, principal, request, trust);
   if (limited) return { ok: false, error: limited, principal };
   return { ok: true, scope: { env, config, trust, principal, headers: request.headers, now } };
-}
-
-export interface ToolOutcome {
-  readonly principal?: Principal;
-  readonly outcome: { ok: true; value: UcpPayload } | { ok: false; error: ProtocolError };
-}
-
-/** One whole tool call over HTTP: admission, then the call. */
-export async function runToolCall(
-  http: HttpCall,
-  tool: ToolDefinition,
-  call: NormalizedCall,
-  env: Env,
-): Promise<ToolOutcome> {
-  const admitted = await admit(http, env);
-  if (!admitted.ok) {
-    const error = { ok: false as const, error: admitted.error };
-    return admitted.principal ? { principal: admitted.principal, outcome: error } : { outcome: error };
-  }
-  const { scope } = admitted;
-  return { principal: scope.principal, outcome: await callTool(tool, call, scope) };
 }
