@@ -1,16 +1,41 @@
-/** `/checkout/<token>`: the checkout's continue_url, where the buyer reviews, pays and places the order. */
-import type { PageContext } from "./context";
+/**
+ * `/checkout/<token>`: the checkout's continue_url, where the buyer reviews, edits, pays and
+ * places the order. GET shows the checkout as get_checkout returns it; POST runs one form's
+ * action through the same tools an agent calls (checkout-actions.ts), then redirects here.
+ */
+import { callAsBuyer } from "./buyer-tools";
+import { runCheckoutAction } from "./checkout-actions";
+import { asCheckout } from "./checkout-data";
+import { checkoutResponse } from "./checkout-view";
+import { type PageContext, readForm } from "./context";
 import { openSession } from "./handoff";
-import { notFoundPage } from "./not-found";
+import { messagePage } from "./layout";
 
 export async function checkoutPage(ctx: PageContext, token: string): Promise<Response> {
   const opened = await openSession(ctx, "checkout", token);
   if (!opened.ok) return opened.response;
-  return notFoundPage(ctx);
+  const read = await callAsBuyer(ctx, "get_checkout", { id: opened.id }, { handoff: true });
+  if (!read.ok) {
+    return messagePage(ctx, 503, "Please try again", "The checkout could not be loaded just now.", {
+      "retry-after": "5",
+    });
+  }
+  const checkout = asCheckout(read.value);
+  if (!checkout) {
+    return messagePage(
+      ctx,
+      404,
+      "This checkout is no longer available",
+      "Ask the assistant that sent you here to start a new checkout.",
+    );
+  }
+  return checkoutResponse(ctx, token, checkout);
 }
 
 export async function checkoutAction(ctx: PageContext, token: string): Promise<Response> {
   const opened = await openSession(ctx, "checkout", token);
   if (!opened.ok) return opened.response;
-  return notFoundPage(ctx);
+  const form = await readForm(ctx);
+  if (!form) return messagePage(ctx, 403, "This form has expired", "Reload the page and try again.");
+  return runCheckoutAction(ctx, token, opened.id, form);
 }

@@ -1,0 +1,22 @@
+/** The checkout page's additions to the one stylesheet (styles.ts appends them). */
+export const CHECKOUT_CSS = `
+/* checkout page (src/pages/checkout-*.ts) */
+ul.plain{list-style:none;padding:0;margin:0}
+.notice ul.plain li+li{margin-top:.25rem}
+.hint{display:block;font-weight:400;font-size:.875rem}
+.choice{display:flex;gap:.5rem;align-items:flex-start;margin:.5rem 0}
+.choice input{margin-top:.35rem}
+.choice label{margin:0;font-weight:600}
+.line{flex-wrap:nowrap;align-items:flex-start}
+.line-title{font-weight:600}
+.items input[type=number]{width:4.5rem;margin-bottom:.25rem}
+.codes li{justify-content:space-between;margin:0 0 .5rem}
+.codes form{display:flex;gap:.5rem;align-items:center;justify-content:space-between;width:100%}
+.card .row input{flex:1;width:auto}
+.grid.two{grid-template-columns:repeat(auto-fit,minmax(8rem,1fr));gap:0 1rem}
+.test-cards{margin:0 0 .5rem}
+.test-cards summary{cursor:pointer;font-weight:600}
+button[disabled]{opacity:.6;cursor:not-allowed}
+button.place{width:100%;font-size:1.1rem}
+.order-id{font-family:ui-monospace,monospace;word-break:break-all}
+`;
