@@ -94,11 +94,15 @@ export class OrderObject extends DurableObject<Env> {
     return outcome;
   }
 
-  /** The full order for its owner; another platform gets `not_owner`. Writes nothing. */
-  async read(owner: string, envelope: unknown): Promise<ObjectReply> {
+  /**
+   * The full order for its owner, or for the buyer on the order page (`handoff`: the Worker
+   * opened the permalink's sealed token to this very id); another platform gets `not_owner`.
+   * Writes nothing.
+   */
+  async read(owner: string, envelope: unknown, handoff = false): Promise<ObjectReply> {
     const order = hasTable(this.ctx.storage.sql, "orders") ? this.#load() : undefined;
     if (!order) return { kind: "not_found" };
-    if (order.owner !== owner) return { kind: "not_owner" };
+    if (!handoff && order.owner !== owner) return { kind: "not_owner" };
     return { kind: "ok", body: JSON.stringify(orderPayload(order, envelope)) };
   }
 

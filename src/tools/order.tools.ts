@@ -34,7 +34,7 @@ export const getOrder = defineTool({
     const order = () => ctx.env.ORDER.getByName(id) as DurableObjectStub<OrderObject>;
     // Unlike a session, an order tells another platform it is not theirs (seed 003).
     return objectReply(
-      () => order().read(ctx.meta.profile, ctx.envelope()),
+      () => order().read(ctx.meta.profile, ctx.envelope(), ctx.handoff === true),
       notFound,
       () => outcome(ctx, "unauthorized", "Not authorized to access this order."),
     );
