@@ -3,7 +3,19 @@
  * all-or-nothing reservation plan. No storage and no clock here; the object reads the rows,
  * asks for a plan and writes what the plan says, in one transaction (docs/inventory.md).
  */
+import {
+  type InputIssue,
+  isUnits,
+  MAX_QUANTITY,
+  parseStockChange,
+  type StockChange,
+} from "../../src/catalog/stock-change";
+import { INVENTORY_NAME, stockVersion } from "../../src/catalog/stock-keys";
 import { err, ok, type Result } from "../../src/lib/result";
+
+export type { InputIssue, StockChange };
+// Shared with the Worker, which parses a restock and addresses the object the same way.
+export { INVENTORY_NAME, MAX_QUANTITY, parseStockChange, stockVersion };
 
 /** null = not tracked (backorder, preorder, unlimited): never blocks, never decrements. */
 export type StockLevel = number | null;
@@ -19,11 +31,6 @@ export interface ShortLine {
   readonly available: number;
 }
 
-export interface InputIssue {
-  readonly path: string;
-  readonly message: string;
-}
-
 export type ReserveOutcome =
   | { ok: true; reservationId: string; replayed: boolean }
   | { ok: false; reservationId: string; reason: "out_of_stock"; short: ShortLine[] }
@@ -33,10 +40,7 @@ export type ReserveOutcome =
 
 export type ReleaseOutcome = { released: true } | { released: false; reason: "not_found" | "already_released" };
 
-/** The single inventory object of a deployment (one merchant per deployment). */
-export const INVENTORY_NAME = "inventory";
 export const MAX_LINES = 100;
-export const MAX_QUANTITY = 1_000_000;
 export const MAX_ID_LENGTH = 256;
 /** Reservation records are the orders' idempotency ledger: released ones go 30 days after release. */
 export const RESERVATION_KEEP_MS = 30 * 24 * 3600_000;
@@ -65,11 +69,6 @@ export interface ReserveRequest {
 
 // A load's version starts with its Date#toISOString() (fixed width), so string order is load order.
 const VERSION_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/;
-
-/** The catalogVersion to pass to reserve(): load time first, then the content hash. */
-export function stockVersion(manifest: { readonly loaded_at: string; readonly version: string }): string {
-  return `${manifest.loaded_at}/${manifest.version}`;
-}
 
 const isId = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH;
 
@@ -169,9 +168,6 @@ export function effectiveLevel(
   return { level: catalogLevel ?? null, version: catalogVersion };
 }
 
-/** A merchant's restock: `set` states the units on hand, `add` adds to what is there now. */
-export type StockChange = { readonly set: number } | { readonly add: number };
-
 /** `replayed`: a repeated idempotency key, answered from the ledger; nothing changed. */
 export type RestockOutcome =
   | { ok: true; variantId: string; level: number; version: string; replayed: boolean }
@@ -205,27 +201,6 @@ export function parseRestock(
     catalogLevel: catalogLevel as StockLevel,
     catalogVersion: catalogVersion as string,
   });
-}
-
-const isUnits = (v: unknown): v is number =>
-  typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= MAX_QUANTITY;
-
-/** `{"set": n}` or `{"add": n}`, exactly one, whole units (add may be negative: a count found short). */
-export function parseStockChange(change: unknown): Result<StockChange, InputIssue[]> {
-  const body = typeof change === "object" && change !== null && !Array.isArray(change) ? change : undefined;
-  const keys = body ? Object.keys(body) : [];
-  if (!body || keys.length !== 1 || (keys[0] !== "set" && keys[0] !== "add"))
-    return err([{ path: "$", message: 'send exactly one of {"set": units} or {"add": units}' }]);
-  const value = (body as Record<string, unknown>)[keys[0]];
-  if (keys[0] === "set") {
-    return isUnits(value)
-      ? ok({ set: value })
-      : err([{ path: "$.set", message: `must be an integer from 0 to ${MAX_QUANTITY}` }]);
-  }
-  const add = value;
-  return typeof add === "number" && Number.isInteger(add) && Math.abs(add) <= MAX_QUANTITY && add !== 0
-    ? ok({ add })
-    : err([{ path: "$.add", message: `must be a non-zero integer from -${MAX_QUANTITY} to ${MAX_QUANTITY}` }]);
 }
 
 /** The level after a restock: never below zero (units held by reservations are already gone). */

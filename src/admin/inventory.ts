@@ -5,10 +5,10 @@
  * variant's availability to search. An `add` needs an Idempotency-Key: retried without one
  * (a script that timed out) it would count the delivery twice.
  */
-import type { InventoryObject } from "../../durable-objects/inventory-object";
-import { INVENTORY_NAME, parseStockChange, stockVersion } from "../../durable-objects/shared/inventory-plan";
 import { catalogSnapshot, getProducts } from "../catalog/kv-catalog";
 import { stockLevels } from "../catalog/stock";
+import { parseStockChange } from "../catalog/stock-change";
+import { INVENTORY_NAME, stockVersion } from "../catalog/stock-keys";
 import { jsonResponse } from "../lib/http";
 import { adminLedgerEntry, idempotencyConflict, idempotencyKey } from "./idempotency-key";
 import { invalid, readJsonBody } from "./json-body";
@@ -23,7 +23,7 @@ export async function handleInventoryAdmin(request: Request, env: AdminEnv, path
   if (variantId === undefined || (request.method !== "POST" && request.method !== "GET")) return noRoute(pathname);
   const target = await countedVariant(env, variantId);
   if (target instanceof Response) return target;
-  const inventory = env.INVENTORY.getByName(INVENTORY_NAME) as DurableObjectStub<InventoryObject>;
+  const inventory = env.INVENTORY.getByName(INVENTORY_NAME);
   if (request.method === "GET") {
     const now = await inventory.levels([variantId], { [variantId]: target.catalogLevel }, target.version);
     return jsonResponse({ variant_id: variantId, available: now.levels[variantId] ?? target.catalogLevel });

@@ -2,10 +2,9 @@
  * Stock levels: as loaded with the catalog (`catalog:stock`, cached per catalog version), and
  * as the InventoryObject counts them now (liveStock), which is what carts and checkouts show.
  */
-import type { InventoryObject } from "../../durable-objects/inventory-object";
-import { INVENTORY_NAME, stockVersion } from "../../durable-objects/shared/inventory-plan";
 import type { CatalogSnapshot } from "./kv-catalog";
 import { KV_KEYS } from "./kv-layout";
+import { INVENTORY_NAME, stockVersion } from "./stock-keys";
 
 let cached: { version: string; stock: Readonly<Record<string, number>> } | undefined;
 
@@ -48,7 +47,8 @@ export async function liveStock(
   );
   if (ids.length === 0) return { levels: given, restocked: new Set() };
   try {
-    const inventory = env.INVENTORY.getByName(INVENTORY_NAME) as DurableObjectStub<InventoryObject>;
+    // Typed by the binding (worker-configuration.d.ts), so this file names no object.
+    const inventory = env.INVENTORY.getByName(INVENTORY_NAME);
     const live = await inventory.levels(ids, given, stockVersion(snapshot.manifest));
     const levels: Record<string, number> = Object.fromEntries(
       Object.entries(live.levels).filter((e): e is [string, number] => typeof e[1] === "number"),
