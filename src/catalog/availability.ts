@@ -7,7 +7,8 @@
 
 import { stockVersion } from "../../durable-objects/shared/inventory-plan";
 import type { Product, Variant } from "../../schemas/ucp/product";
-import { type CatalogSnapshot, getProducts } from "./kv-catalog";
+import { SharedLoad } from "../lib/shared-load";
+import { type CatalogSnapshot, getProducts, REFRESH_JOIN_MS } from "./kv-catalog";
 import { type AvailabilityDoc, KV_KEYS } from "./kv-layout";
 import type { HydratedIndex } from "./search-engine";
 import type { IndexVariant } from "./search-index";
@@ -25,7 +26,7 @@ export interface LiveAvailability {
 const NONE: LiveAvailability = { soldOut: new Set(), restocked: new Set() };
 
 let cached: { doc: AvailabilityDoc | null; checkedAt: number } | undefined;
-let loading: Promise<AvailabilityDoc | null> | undefined;
+const reads = new SharedLoad<AvailabilityDoc | null>(REFRESH_JOIN_MS);
 /** The last overlaid snapshot, so one index copy serves every request until something changes. */
 let overlaid: { base: CatalogSnapshot; doc: AvailabilityDoc | null; live: LiveSnapshot } | undefined;
 
@@ -96,23 +97,22 @@ export function liveVariant<V extends Variant>(variant: V, live: LiveAvailabilit
 
 async function availabilityDoc(kv: KVNamespace, now: number): Promise<AvailabilityDoc | null> {
   if (cached && now - cached.checkedAt < AVAILABILITY_REFRESH_MS) return cached.doc;
-  loading ??= kv
-    .get<AvailabilityDoc>(KV_KEYS.availability, "json")
-    .catch(() => cached?.doc ?? null)
-    .then((doc) => {
-      // Keep the same object while nothing changed, so the overlaid index is reused.
-      const same = cached?.doc && doc && JSON.stringify(cached.doc) === JSON.stringify(doc);
-      cached = { doc: same ? (cached?.doc ?? null) : doc, checkedAt: now };
-      return cached.doc;
-    })
-    .finally(() => {
-      loading = undefined;
-    });
-  return loading;
+  return reads.run(now, () =>
+    kv
+      .get<AvailabilityDoc>(KV_KEYS.availability, "json")
+      .catch(() => cached?.doc ?? null)
+      .then((doc) => {
+        // Keep the same object while nothing changed, so the overlaid index is reused.
+        const same = cached?.doc && doc && JSON.stringify(cached.doc) === JSON.stringify(doc);
+        cached = { doc: same ? (cached?.doc ?? null) : doc, checkedAt: now };
+        return cached.doc;
+      }),
+  );
 }
 
 /** Test hook: forget what was read, so the next call reads KV. */
 export function resetAvailabilityCache(): void {
   cached = undefined;
+  reads.clear();
   overlaid = undefined;
 }

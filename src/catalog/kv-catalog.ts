@@ -5,6 +5,7 @@
  */
 import { type Product, ProductSchema } from "../../schemas/ucp/product";
 import { Lru } from "../lib/lru";
+import { SharedLoad } from "../lib/shared-load";
 import { type CatalogManifest, KV_KEYS } from "./kv-layout";
 
 import { type HydratedIndex, hydrate } from "./search-engine";
@@ -16,20 +17,19 @@ export interface CatalogSnapshot {
 }
 
 const REFRESH_MS = 30_000;
+/** Past this a joined request stops waiting for another request's refresh and reads KV itself. */
+export const REFRESH_JOIN_MS = 5_000;
 const PRODUCT_CACHE_ENTRIES = 2_000;
 
 let current: { snapshot: CatalogSnapshot | null; checkedAt: number } | undefined;
-let loading: Promise<CatalogSnapshot | null> | undefined;
+const refreshes = new SharedLoad<CatalogSnapshot | null>(REFRESH_JOIN_MS);
 const productCache = new Lru<string, Product>(PRODUCT_CACHE_ENTRIES);
 
 /** The catalog as of the last manifest check; null when no catalog was ever loaded. */
 export async function catalogSnapshot(kv: KVNamespace, now: number): Promise<CatalogSnapshot | null> {
   if (current && now - current.checkedAt < REFRESH_MS) return current.snapshot;
   // One refresh per isolate at a time: concurrent requests share it.
-  loading ??= refresh(kv, now).finally(() => {
-    loading = undefined;
-  });
-  return loading;
+  return refreshes.run(now, () => refresh(kv, now));
 }
 
 async function refresh(kv: KVNamespace, now: number): Promise<CatalogSnapshot | null> {
@@ -83,5 +83,6 @@ export async function getProducts(kv: KVNamespace, ids: readonly string[]): Prom
 /** Test hook: drop the isolate caches so the next call re-reads KV. */
 export function resetCatalogCache(): void {
   current = undefined;
+  refreshes.clear();
   productCache.clear();
 }
