@@ -1,10 +1,39 @@
-/** `/orders/<token>`: the order's permalink_url (status, shipments, adjustments). */
+/**
+ * `/orders/<token>`: the order's permalink_url. The agent's get_order, run for the buyer the
+ * sealed token names (whoever placed the order): status, items with fulfilled quantities,
+ * totals, shipping address, shipments with tracking links, refunds and cancellations.
+ */
+import { callAsBuyer } from "./buyer-tools";
 import type { PageContext } from "./context";
 import { openSession } from "./handoff";
-import { notFoundPage } from "./not-found";
+import { html } from "./html";
+import { messagePage, renderPage } from "./layout";
+import { orderItems, orderTotals } from "./order-page-items";
+import { adjustmentList, eventList, type OrderView, orderStatus, shippingAddress } from "./order-page-parts";
 
 export async function orderPage(ctx: PageContext, token: string): Promise<Response> {
   const opened = await openSession(ctx, "order", token);
   if (!opened.ok) return opened.response;
-  return notFoundPage(ctx);
+  const read = await callAsBuyer(ctx, "get_order", { id: opened.id }, { handoff: true });
+  if (!read.ok)
+    return messagePage(ctx, 503, "Please try again", "The order could not be loaded just now.", { "retry-after": "5" });
+  const order = read.value as unknown as OrderView;
+  if (order.id !== opened.id || !Array.isArray(order.line_items))
+    return messagePage(ctx, 404, "This order was not found", "Check that the whole link was copied.");
+  const status = orderStatus(order);
+  return renderPage(ctx, {
+    title: `Order ${order.id}`,
+    personal: true,
+    body: html`<h1>Your order</h1>
+<div class="card">
+<p>Order number <strong>${order.id}</strong></p>
+<p>Status: <span class="status">${status}</span></p>
+</div>
+${orderItems(ctx, order)}
+${orderTotals(ctx, order)}
+${shippingAddress(order)}
+${eventList(ctx, order)}
+${adjustmentList(ctx, order)}
+<p><a href="/">Continue shopping</a></p>`,
+  });
 }
