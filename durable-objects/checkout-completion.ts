@@ -16,6 +16,7 @@ import {
   RECOVERY_AFTER_MS,
 } from "../src/checkout/completion-steps";
 import { merchantConfig } from "../src/config";
+import type { Authentication } from "../src/payment/processor";
 import { processorFor } from "../src/payment/store-processor";
 import { endAttempt, loadAttempt, noteProgress, postponeAttempt, startAttempt } from "./shared/completion-attempt";
 
@@ -25,6 +26,12 @@ export const RECOVERY_RETRY_MS = 60_000;
 export interface AttemptSource {
   readonly owner: string;
   readonly webhookUrl?: string;
+}
+
+/** What the object adds when it starts an attempt: the buyer's passed verification, who paid. */
+export interface AttemptStart extends AttemptSource {
+  readonly authentication: Authentication | undefined;
+  readonly startedBy: "buyer" | "platform";
 }
 
 export class CompletionAttempts {
@@ -46,7 +53,7 @@ export class CompletionAttempts {
   }
 
   /** Inside the object's transaction that marks the session complete_in_progress. */
-  start(running: CheckoutState, plan: CompletionPlan, source: AttemptSource, now: number): CompletionAttempt {
+  start(running: CheckoutState, plan: CompletionPlan, source: AttemptStart, now: number): CompletionAttempt {
     const attempt: CompletionAttempt = {
       // The checkout's id first: the inventory's reservations name the checkout they belong to.
       id: `${running.id}:${crypto.randomUUID()}`,
@@ -58,6 +65,8 @@ export class CompletionAttempts {
       lines: plan.lines,
       owner: source.owner,
       ...(source.webhookUrl ? { webhookUrl: source.webhookUrl } : {}),
+      ...(source.authentication ? { authentication: source.authentication } : {}),
+      startedBy: source.startedBy,
       startedAt: now,
       deadline: now + RECOVERY_AFTER_MS,
       progress: {},

@@ -20,7 +20,16 @@ import type { CommerceConfig } from "../src/checkout/commerce-config";
 import { type CompletionOutcome, planCompletion } from "../src/checkout/completion";
 import type { CompletionAttempt } from "../src/checkout/completion-steps";
 import { type CheckoutBase, type CheckoutInput, computeCheckout, saveInstrument } from "../src/checkout/compute";
+import { awaitsBuyer, decideVerification } from "../src/checkout/payment-verification";
 import { type AttemptSource, CompletionAttempts, RECOVERY_RETRY_MS } from "./checkout-completion";
+import {
+  attemptStart,
+  loadVerification,
+  noteOwnerWebhook,
+  noteVerification,
+  saveVerification,
+  verificationView,
+} from "./checkout-verification";
 import {
   type IdempotencyInput,
   LEDGER_SCHEMA,
@@ -51,6 +60,19 @@ export interface CheckoutWrite extends CheckoutView {
 
 export type CheckoutReply = { kind: "ok"; body: string } | { kind: "not_found" } | { kind: "conflict" };
 
+/** create_checkout: the session, and where the owner platform wants its order webhooks. */
+export interface CheckoutCreate extends CheckoutWrite {
+  readonly base: CheckoutBase;
+  readonly ownerWebhookUrl?: string;
+}
+
+/** The buyer's answer to the payment verification (the challenge page, through src/tools/). */
+export interface VerificationCommand {
+  readonly caller: Caller;
+  readonly idempotency: IdempotencyInput;
+  readonly passed: boolean;
+}
+
 /** complete_checkout as the tool sends it: the request, what the store offers, who places it. */
 export interface CompletionCommand extends CheckoutView, AttemptSource {
   readonly idempotency: IdempotencyInput;
@@ -61,17 +83,20 @@ export interface CompletionCommand extends CheckoutView, AttemptSource {
 export class CheckoutObject extends DurableObject<Env> {
   readonly #completion = new CompletionAttempts(this.ctx, this.env);
 
-  async create(command: CheckoutWrite & { base: CheckoutBase }): Promise<CheckoutReply> {
+  async create(command: CheckoutCreate): Promise<CheckoutReply> {
     const now = Date.now();
     const reply = this.#transact(() => {
       ensureTables(this.ctx.storage.sql, [CHECKOUT_SCHEMA, LEDGER_SCHEMA, OWNER_SCHEMA]);
-      if (!this.#stored()) recordOwner(this.ctx.storage.sql, command.caller);
+      if (!this.#stored()) {
+        recordOwner(this.ctx.storage.sql, command.caller);
+        if (!command.caller.handoff) noteOwnerWebhook(this.ctx.storage.sql, command.ownerWebhookUrl);
+      }
       if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
       const seen = this.#ledger(command.idempotency, now);
       if (seen) return seen;
       const checkout = this.#load(now) ?? computeCheckout(undefined, command.base, command.input, command.config, now);
       this.#save(checkout);
-      return this.#record(command, checkoutPayload(checkout, command.envelope, command.continueUrl), now);
+      return this.#record(command, this.#shown(checkout, command), now);
     });
     await this.#arm();
     return reply;
@@ -86,7 +111,40 @@ export class CheckoutObject extends DurableObject<Env> {
     const mine = this.#exists() && mayAct(this.ctx.storage.sql, view.caller);
     const checkout = mine ? this.#load(Date.now()) : undefined;
     if (!checkout) return { kind: "not_found" };
-    return { kind: "ok", body: JSON.stringify(checkoutPayload(checkout, view.envelope, view.continueUrl)) };
+    return { kind: "ok", body: JSON.stringify(this.#shown(checkout, view)) };
+  }
+
+  /** The challenge page's view of the session and its payment verification. Writes nothing. */
+  async verification(caller: Caller): Promise<CheckoutReply> {
+    const mine = this.#exists() && mayAct(this.ctx.storage.sql, caller);
+    const checkout = mine ? this.#load(Date.now()) : undefined;
+    if (!checkout) return { kind: "not_found" };
+    return { kind: "ok", body: JSON.stringify(verificationView(this.ctx.storage.sql, checkout)) };
+  }
+
+  /**
+   * The buyer passes or fails the challenge (once: a later answer changes nothing). Passed:
+   * ready_for_complete for the platform's retry; failed: open with payment_failed. No money
+   * moves either way. Answers the challenge page's view.
+   */
+  async verify(command: VerificationCommand): Promise<CheckoutReply> {
+    if (!this.#exists()) return { kind: "not_found" };
+    const now = Date.now();
+    const reply = this.#transact((): CheckoutReply => {
+      if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" };
+      const seen = this.#ledger(command.idempotency, now);
+      if (seen) return seen;
+      const checkout = this.#load(now);
+      if (!checkout) return { kind: "not_found" };
+      const decided = decideVerification(checkout, loadVerification(this.ctx.storage.sql), command.passed, now);
+      if (decided) {
+        this.#save(decided.checkout);
+        saveVerification(this.ctx.storage.sql, decided.verification);
+      }
+      return this.#record(command, verificationView(this.ctx.storage.sql, decided?.checkout ?? checkout), now);
+    });
+    await this.#arm();
+    return reply;
   }
 
   /** Full replacement of what the platform may write; closed sessions change nothing. */
@@ -108,7 +166,7 @@ export class CheckoutObject extends DurableObject<Env> {
       }
       const next = computeCheckout(checkout, checkout, command.input, command.config, now);
       this.#save(next);
-      return this.#record(command, checkoutPayload(next, command.envelope, command.continueUrl), now);
+      return this.#record(command, this.#shown(next, command), now);
     });
     await this.#arm();
     return reply;
@@ -128,7 +186,7 @@ export class CheckoutObject extends DurableObject<Env> {
       }
       const canceled: CheckoutState = { ...checkout, status: "canceled", messages: [] };
       this.#save(canceled);
-      return this.#record(command, checkoutPayload(canceled, command.envelope, command.continueUrl), now);
+      return this.#record(command, this.#shown(canceled, command), now);
     });
     await this.#arm();
     return reply;
@@ -162,7 +220,12 @@ export class CheckoutObject extends DurableObject<Env> {
         };
         this.#save(running);
         return {
-          attempt: this.#completion.start(running, plan.value, command, now),
+          attempt: this.#completion.start(
+            running,
+            plan.value,
+            attemptStart(this.ctx.storage.sql, command, plan.value),
+            now,
+          ),
           instrument: plan.value.instrument,
         };
       },
@@ -180,11 +243,15 @@ export class CheckoutObject extends DurableObject<Env> {
     const reply = this.#transact((): CheckoutReply => {
       const checkout = this.#stored();
       if (!checkout) return { kind: "not_found" };
+      const attempt = this.#completion.current();
       const settled = this.#completion.settle(checkout, attemptId, outcome);
-      if (settled) this.#save(settled);
+      if (settled) {
+        this.#save(settled);
+        if (attempt) noteVerification(this.ctx.storage.sql, attempt, outcome, now);
+      }
       const shown = this.#load(now) ?? checkout;
       if (!command) return { kind: "ok", body: "" };
-      return this.#record(command, checkoutPayload(shown, command.envelope, command.continueUrl), now);
+      return this.#record(command, this.#shown(shown, command), now);
     });
     await this.#arm();
     return reply;
@@ -258,11 +325,16 @@ export class CheckoutObject extends DurableObject<Env> {
   }
 
   #payload(checkout: CheckoutState, view: CheckoutView, extra: readonly Message[]) {
-    return checkoutPayload(
-      { ...checkout, messages: [...checkout.messages, ...extra] },
-      view.envelope,
-      view.continueUrl,
-    );
+    return this.#shown({ ...checkout, messages: [...checkout.messages, ...extra] }, view);
+  }
+
+  /**
+   * The response. While the buyer has a payment to verify, continue_url is its challenge
+   * (UCP overview Scenario B: continue_url is where the buyer completes the bank check).
+   */
+  #shown(checkout: CheckoutState, view: CheckoutView) {
+    const challenge = awaitsBuyer(checkout, loadVerification(this.ctx.storage.sql));
+    return checkoutPayload(checkout, view.envelope, challenge ? `${view.continueUrl}/verify` : view.continueUrl);
   }
 
   /** A closed session answers with itself and a clear error; it is not changed. */

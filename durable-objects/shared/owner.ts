@@ -50,3 +50,9 @@ export function mayAct(sql: SqlStorage, caller: Caller | undefined): boolean {
   if (!row || row.profile !== caller.profile) return false;
   return row.authenticated === 0 || caller.authenticated === true;
 }
+
+/** The profile recorded at creation: whom orders placed from this session belong to. */
+export function ownerProfile(sql: SqlStorage): string | undefined {
+  if (!hasTable(sql, "owner")) return undefined;
+  return sql.exec<{ profile: string }>("SELECT profile FROM owner").toArray()[0]?.profile;
+}

@@ -15,7 +15,7 @@ import type { MerchantConfig } from "../config";
 import { handoffUrl } from "../lib/handoff-token";
 import { derivedId } from "../lib/ids";
 import { orderFromCheckout } from "../order/order-state";
-import type { PaymentProcessor } from "../payment/processor";
+import type { Authentication, PaymentProcessor } from "../payment/processor";
 import type { CheckoutState } from "./checkout-state";
 import type { CompletionOutcome } from "./completion";
 import { type CompletionFaultPoint, completionFault } from "./completion-fault";
@@ -34,6 +34,10 @@ export interface CompletionAttempt {
   /** The platform the order belongs to, and where its webhooks go. */
   readonly owner: string;
   readonly webhookUrl?: string;
+  /** The buyer's passed verification this attempt's charge carries (3-D Secure retried). */
+  readonly authentication?: Authentication;
+  /** Who sent the payment (absent in attempts stored before it was recorded: the platform). */
+  readonly startedBy?: "buyer" | "platform";
   readonly startedAt: number;
   /** When the alarm resumes or undoes the attempt if no request has finished it. */
   readonly deadline: number;
@@ -87,13 +91,18 @@ export async function driveAttempt(
       currency: attempt.currency,
       handlerId: instrument.handler_id,
       credential: instrument.credential,
+      ...(attempt.authentication ? { authentication: attempt.authentication } : {}),
     });
     if (charge.kind !== "captured") {
       // Not charged: the units go back.
       await releaseStock(ports.env, attempt.id);
       return charge.kind === "declined"
         ? { kind: "declined", reason: charge.reason, instrumentPath: attempt.instrumentPath }
-        : { kind: "requires_action", reason: charge.reason };
+        : {
+            kind: "requires_action",
+            reason: charge.reason,
+            ...(charge.authenticationId ? { authenticationId: charge.authenticationId } : {}),
+          };
     }
     note({ chargeId: charge.chargeId }, "charged");
   }

@@ -7,6 +7,7 @@ import type { CheckoutComplete, PaymentInstrument } from "../../schemas/ucp/chec
 import type { Message } from "../../schemas/ucp/common";
 import { err, ok, type Result } from "../lib/result";
 import type { CheckoutState } from "./checkout-state";
+import { REQUIRES_3DS } from "./payment-verification";
 
 export interface CompletionPlan {
   readonly instrument: PaymentInstrument;
@@ -22,7 +23,8 @@ export type CompletionOutcome =
   | { readonly kind: "abandoned" }
   | { readonly kind: "out_of_stock"; readonly variants: ReadonlyArray<{ variantId: string; available: number }> }
   | { readonly kind: "declined"; readonly reason: string; readonly instrumentPath: string }
-  | { readonly kind: "requires_action"; readonly reason: string };
+  /** The buyer must verify the payment; `authenticationId`: the processor's reference, if it gave one. */
+  | { readonly kind: "requires_action"; readonly reason: string; readonly authenticationId?: string };
 
 export function planCompletion(
   checkout: CheckoutState,
@@ -141,7 +143,7 @@ export function settleCompletion(checkout: CheckoutState, outcome: CompletionOut
       return {
         ...checkout,
         status: "requires_escalation",
-        messages: [{ type: "error", code: "requires_3ds", content: outcome.reason, severity: "requires_buyer_input" }],
+        messages: [{ type: "error", code: REQUIRES_3DS, content: outcome.reason, severity: "requires_buyer_input" }],
       };
   }
 }

@@ -1,16 +1,162 @@
-/** `/checkout/<token>/verify`: the test handler's 3-D Secure challenge, passed or failed by the buyer. */
-import type { PageContext } from "./context";
+/**
+ * `/checkout/<token>/verify`: the test handler's 3-D Secure challenge, the continue_url of a
+ * checkout escalated with `requires_3ds` (UCP overview Scenario B). The buyer sees the amount
+ * and the store like a bank's step and passes or fails it; the answer goes to the checkout
+ * object through src/tools/payment-verification.ts. A payment the buyer started on the
+ * checkout page is then completed here (complete_checkout, as the buyer); one the platform
+ * started is left ready_for_complete for the platform to retry.
+ */
+import {
+  answerVerification,
+  buyerAnswers,
+  paymentVerification,
+  retryInstrument,
+  type VerificationAnswer,
+  type VerificationView,
+} from "../tools/payment-verification";
+import { callAsBuyer } from "./buyer-tools";
+import { field, type PageContext, readForm } from "./context";
 import { openSession } from "./handoff";
-import { notFoundPage } from "./not-found";
+import { html, type SafeHtml, safeUrl } from "./html";
+import { csrfInput, messagePage, renderPage } from "./layout";
+import { formatMoney } from "./money";
+import { seeOther } from "./respond";
+
+const KEY = /^[A-Za-z0-9_-]{16,100}$/;
 
 export async function challengePage(ctx: PageContext, token: string): Promise<Response> {
   const opened = await openSession(ctx, "checkout", token);
   if (!opened.ok) return opened.response;
-  return notFoundPage(ctx);
+  const read = await paymentVerification({ env: ctx.env, config: ctx.config, checkoutId: opened.id });
+  if (!read.ok) return failurePage(ctx, read);
+  return render(ctx, token, read.view);
 }
 
 export async function challengeAction(ctx: PageContext, token: string): Promise<Response> {
   const opened = await openSession(ctx, "checkout", token);
   if (!opened.ok) return opened.response;
-  return notFoundPage(ctx);
+  const form = await readForm(ctx);
+  if (!form) return messagePage(ctx, 403, "This form has expired", "This form has expired; reload the page.");
+  const outcome = field(form, "outcome", 10);
+  const key = field(form, "key", 100);
+  if ((outcome !== "pass" && outcome !== "fail") || !KEY.test(key)) {
+    return messagePage(ctx, 400, "Something went wrong", "Reload the page and choose again.");
+  }
+  const session = { env: ctx.env, config: ctx.config, checkoutId: opened.id };
+  const answered = await answerVerification(session, outcome === "pass", key);
+  if (!answered.ok) return failurePage(ctx, answered);
+  const instrument = retryInstrument(ctx.config, answered.view);
+  if (instrument) {
+    // The buyer paid on the checkout page: place the order now, exactly as that page would.
+    const args = { id: opened.id, checkout: { payment: { instruments: [instrument] } } };
+    const placed = await callAsBuyer(ctx, "complete_checkout", args, { handoff: true, idempotencyKey: `${key}-pay` });
+    // Anything but an order is shown where the buyer can act on it: the checkout page.
+    if (!placed.ok || placed.value.status !== "completed") return seeOther(`/checkout/${token}`);
+  }
+  return seeOther(`/checkout/${token}/verify`);
+}
+
+function render(ctx: PageContext, token: string, view: VerificationView): Response {
+  const checkoutLink = html`<p><a href="/checkout/${token}">Back to the checkout</a></p>`;
+  const { checkout, verification } = view;
+  if (checkout.status === "completed") {
+    const orderUrl = safeUrl(checkout.order?.permalink_url);
+    return page(
+      ctx,
+      "Order placed",
+      html`<div class="notice ok" role="status"><p>Payment verified. Your order ${checkout.order?.id ?? ""} is placed.</p></div>
+${orderUrl ? html`<p><a class="button" href="${orderUrl}">See your order</a></p>` : ""}`,
+    );
+  }
+  if (checkout.status === "canceled") {
+    return page(
+      ctx,
+      "This checkout is closed",
+      html`<p>This checkout was canceled or has expired. Nothing was charged.</p>`,
+    );
+  }
+  if (verification && buyerAnswers(ctx.config, view)) return challenge(ctx, view, verification);
+  const agent = platformName(view.owner);
+  if (verification?.status === "passed") {
+    return page(
+      ctx,
+      "Payment verified",
+      verification.startedBy === "platform"
+        ? html`<div class="notice ok" role="status"><p>Verified — return to ${agent} to finish your order.</p></div>
+<p class="muted">${agent} places the order now; nothing more is needed here.</p>`
+        : html`<div class="notice ok" role="status"><p>Payment verified.</p></div>${checkoutLink}`,
+    );
+  }
+  if (verification?.status === "failed") {
+    return page(
+      ctx,
+      "Payment not verified",
+      html`<div class="notice error" role="alert"><p>Your bank could not verify the payment. Nothing was charged.</p></div>
+${verification.startedBy === "platform" ? html`<p>Return to ${agent} to pay another way.</p>` : html`<p><a class="button" href="/checkout/${token}">Pay with another card</a></p>`}`,
+    );
+  }
+  return page(
+    ctx,
+    "Nothing to verify",
+    html`<p>This checkout has no payment waiting for verification.</p>${checkoutLink}`,
+  );
+}
+
+/** The bank's step, test mode: the buyer chooses the bank's answer. */
+function challenge(
+  ctx: PageContext,
+  view: VerificationView,
+  verification: NonNullable<VerificationView["verification"]>,
+): Response {
+  const amount = formatMoney(verification.amount, verification.currency, ctx.config.storefront.locale);
+  const display = verification.instrument.display ?? {};
+  const brand = typeof display.brand === "string" ? display.brand : "Card";
+  const last = typeof display.last_digits === "string" ? display.last_digits : undefined;
+  const key = crypto.randomUUID();
+  return page(
+    ctx,
+    "Verify your payment",
+    html`<div class="card">
+<p>Your card's bank asks you to confirm this payment.</p>
+<table>
+<tr><th scope="row">Merchant</th><td>${ctx.config.name}</td></tr>
+<tr><th scope="row">Amount</th><td>${amount}</td></tr>
+<tr><th scope="row">Card</th><td>${brand}${last ? html` ending in ${last}` : ""}</td></tr>
+</table>
+</div>
+<div class="notice" role="note"><p><strong>Test mode:</strong> no bank is involved. Choose the bank's answer: verify the payment, or fail the verification (nothing is charged).</p></div>
+<form method="post" class="row">
+${csrfInput(ctx)}
+<input type="hidden" name="key" value="${key}">
+<button type="submit" name="outcome" value="pass">Verify</button>
+<button type="submit" name="outcome" value="fail" class="secondary">Fail verification</button>
+</form>
+${view.verification?.startedBy === "platform" ? html`<p class="muted">Afterwards, return to ${platformName(view.owner)}.</p>` : ""}`,
+  );
+}
+
+function page(ctx: PageContext, title: string, body: SafeHtml): Response {
+  return renderPage(ctx, { title, personal: true, body: html`<h1>${title}</h1>${body}` });
+}
+
+function failurePage(ctx: PageContext, failure: Extract<VerificationAnswer, { ok: false }>): Response {
+  switch (failure.reason) {
+    case "not_found":
+      return messagePage(ctx, 404, "This link is not valid", "Check that the whole link was copied.");
+    case "conflict":
+      return messagePage(ctx, 409, "This form was already used", "Reload the page to see where the payment stands.");
+    case "not_answerable":
+      return messagePage(ctx, 409, "Nothing to verify here", "This payment is not verified on this page.");
+    case "unavailable":
+      return messagePage(ctx, 503, "Please try again", "The store could not answer just now. Try again in a moment.");
+  }
+}
+
+/** Who the buyer returns to: the owner platform's host, as its profile URL names it. */
+function platformName(profile: string | undefined): string {
+  try {
+    return profile ? new URL(profile).host : "the assistant that sent you here";
+  } catch {
+    return "the assistant that sent you here";
+  }
 }

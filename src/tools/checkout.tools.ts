@@ -58,6 +58,7 @@ export const createCheckout = defineTool({
     const now = ctx.now;
     const command = {
       ...(await writeCommand(ctx, id, input, key && (await ledgerEntry("create_checkout", key, id, checkout)))),
+      ownerWebhookUrl: orderWebhookUrl(ctx),
       base: {
         id,
         currency: ctx.config.currency,
@@ -135,7 +136,7 @@ export const completeCheckout = defineTool({
       request: checkout,
       handlerIds: handlerIds(platformHandlers(ctx, processor.handlers(ctx.config.origin))),
       owner: ctx.meta.profile,
-      webhookUrl: ctx.negotiated.active.has(CAPABILITY.order) ? ctx.negotiated.orderWebhookUrl : undefined,
+      webhookUrl: orderWebhookUrl(ctx),
     };
     return reply(ctx, () => stub(ctx, id).complete(command));
   },
@@ -155,6 +156,11 @@ export const cancelCheckout = defineTool({
     return reply(ctx, () => stub(ctx, id).cancel({ ...shown, idempotency }));
   },
 });
+
+/** Where the calling platform wants its order webhooks (its profile's order config), if it negotiated orders. */
+function orderWebhookUrl(ctx: ToolContext): string | undefined {
+  return ctx.negotiated.active.has(CAPABILITY.order) ? ctx.negotiated.orderWebhookUrl : undefined;
+}
 
 /** Only the handlers (and instrument types) the platform's profile declares, when it declares any. */
 function platformHandlers(ctx: ToolContext, store: HandlerRegistry): HandlerRegistry {

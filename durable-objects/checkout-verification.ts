@@ -1,0 +1,148 @@
+/**
+ * The CheckoutObject's record of the buyer's payment verification (3-D Secure; at most one,
+ * the latest): written in the transaction that settles a `requires_action` outcome, answered
+ * by the buyer (passed/failed) in a transaction of its own, marked used by the settle of the
+ * charge that carried it. Never a credential: amount, currency, the instrument's display
+ * data, who paid. Also the owner platform's order webhook URL, so an order the buyer places
+ * on the store's page is the owner's and is announced to it. All called inside the object's
+ * transactions.
+ */
+import type { CheckoutState } from "../src/checkout/checkout-state";
+import type { CompletionOutcome, CompletionPlan } from "../src/checkout/completion";
+import type { CompletionAttempt } from "../src/checkout/completion-steps";
+import {
+  authenticationFor,
+  chosenInstrument,
+  type PaymentVerification,
+  verificationRequested,
+} from "../src/checkout/payment-verification";
+import type { AttemptSource, AttemptStart } from "./checkout-completion";
+import { type Caller, ownerProfile } from "./shared/owner";
+import { hasTable } from "./shared/schema";
+
+const VERIFICATION_SCHEMA = `CREATE TABLE IF NOT EXISTS payment_verification (
+  slot INTEGER PRIMARY KEY CHECK (slot = 1),
+  verification TEXT NOT NULL
+)`;
+
+/**
+ * What the challenge page shows: the session's status (and order), the verification if any
+ * (without the processor's reference), and the owner platform the buyer returns to.
+ */
+export interface VerificationView {
+  readonly checkout: {
+    readonly status: CheckoutState["status"];
+    readonly order?: { readonly id: string; readonly permalink_url: string };
+  };
+  readonly verification?: Omit<PaymentVerification, "id" | "instrumentPath">;
+  readonly owner?: string;
+}
+
+export function loadVerification(sql: SqlStorage): PaymentVerification | undefined {
+  if (!hasTable(sql, "payment_verification")) return undefined;
+  const row = sql
+    .exec<{ verification: string }>("SELECT verification FROM payment_verification WHERE slot = 1")
+    .toArray()[0];
+  return row ? (JSON.parse(row.verification) as PaymentVerification) : undefined;
+}
+
+export function saveVerification(sql: SqlStorage, verification: PaymentVerification): void {
+  sql.exec(VERIFICATION_SCHEMA);
+  sql.exec(
+    "INSERT OR REPLACE INTO payment_verification (slot, verification) VALUES (1, ?)",
+    JSON.stringify(verification),
+  );
+}
+
+/**
+ * Whom the attempt's order belongs to: the session's owner, also when the buyer completes it
+ * on the store's page (the page's own profile never owns an order it places for a platform's
+ * session), with the owner's webhook URL; and the buyer's passed verification for this charge.
+ */
+export function attemptStart(
+  sql: SqlStorage,
+  command: AttemptSource & { readonly caller: Caller },
+  plan: CompletionPlan,
+): AttemptStart {
+  const buyer = command.caller.handoff === true;
+  if (!buyer) noteOwnerWebhook(sql, command.webhookUrl);
+  const source: AttemptSource = buyer
+    ? { owner: ownerProfile(sql) ?? command.owner, webhookUrl: ownerWebhook(sql) }
+    : command;
+  const charge = {
+    amount: plan.amount,
+    currency: plan.currency,
+    handlerId: plan.instrument.handler_id,
+    type: plan.instrument.type,
+  };
+  return {
+    owner: source.owner,
+    ...(source.webhookUrl ? { webhookUrl: source.webhookUrl } : {}),
+    authentication: authenticationFor(loadVerification(sql), charge),
+    startedBy: buyer ? "buyer" : "platform",
+  };
+}
+
+/**
+ * In the settle's transaction: a charge that asked for verification records what the buyer
+ * must confirm (replacing any earlier one); a charge that carried a passed verification used
+ * it up, captured or declined (out of stock or abandoned: never charged, it still holds).
+ */
+export function noteVerification(
+  sql: SqlStorage,
+  attempt: CompletionAttempt,
+  outcome: CompletionOutcome,
+  now: number,
+): void {
+  if (outcome.kind === "requires_action") {
+    const instrument = chosenInstrument(attempt.checkout.payment?.instruments ?? []);
+    if (!instrument) return;
+    const request = {
+      id: outcome.authenticationId ?? `3ds_${crypto.randomUUID()}`,
+      amount: attempt.amount,
+      currency: attempt.currency,
+      instrument,
+      instrumentPath: attempt.instrumentPath,
+      startedBy: attempt.startedBy ?? "platform",
+    };
+    saveVerification(sql, verificationRequested(request, now));
+    return;
+  }
+  const verification = loadVerification(sql);
+  const carried = verification && verification.id === attempt.authentication?.id;
+  if (carried && (outcome.kind === "completed" || outcome.kind === "declined")) {
+    saveVerification(sql, { ...verification, status: "used" });
+  }
+}
+
+export function verificationView(sql: SqlStorage, checkout: CheckoutState): VerificationView {
+  const verification = loadVerification(sql);
+  const owner = ownerProfile(sql);
+  return {
+    checkout: { status: checkout.status, ...(checkout.order ? { order: checkout.order } : {}) },
+    ...(verification ? { verification: withoutReferences(verification) } : {}),
+    ...(owner ? { owner } : {}),
+  };
+}
+
+/** The processor's reference and our JSONPath mean nothing to the buyer's page. */
+function withoutReferences(verification: PaymentVerification): VerificationView["verification"] {
+  const { id: _id, instrumentPath: _path, ...shown } = verification;
+  return shown;
+}
+
+const WEBHOOK_KEY = "owner_webhook_url";
+
+/**
+ * In the `meta` table the object's every transaction creates: what the owner platform last
+ * said (at create and at each of its completions; never from the buyer's page).
+ */
+export function noteOwnerWebhook(sql: SqlStorage, url: string | undefined): void {
+  if (url) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", WEBHOOK_KEY, url);
+  else sql.exec("DELETE FROM meta WHERE key = ?", WEBHOOK_KEY);
+}
+
+function ownerWebhook(sql: SqlStorage): string | undefined {
+  if (!hasTable(sql, "meta")) return undefined;
+  return sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", WEBHOOK_KEY).toArray()[0]?.value;
+}

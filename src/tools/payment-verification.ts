@@ -1,0 +1,106 @@
+/**
+ * The buyer's side of a payment verification (3-D Secure, UCP overview Scenario B) for the
+ * challenge page: the same CheckoutObject, status rules and ledger as every tool call. The
+ * page opened the session by its hand-off token, so it acts as the buyer (`handoff`), whoever
+ * owns the session. Only the test handler's challenge is answered here, in test mode: with a
+ * real processor the bank decides, not a button.
+ */
+import type { CheckoutObject } from "../../durable-objects/checkout-object";
+import type { VerificationView } from "../../durable-objects/checkout-verification";
+import type { Caller } from "../../durable-objects/shared/owner";
+import type { PaymentInstrument } from "../../schemas/ucp/checkout";
+import type { MerchantConfig } from "../config";
+import { isIssuedId } from "../lib/ids";
+import { TEST_HANDLER_ID } from "../payment/handlers";
+import { processorFor } from "../payment/store-processor";
+import { ledgerEntry } from "./object-reply";
+
+export type { VerificationView };
+
+export interface BuyerSession {
+  readonly env: Env;
+  readonly config: MerchantConfig;
+  /** From the opened hand-off token, never from a form. */
+  readonly checkoutId: string;
+}
+
+export type VerificationAnswer =
+  | { readonly ok: true; readonly view: VerificationView }
+  | { readonly ok: false; readonly reason: "not_found" | "conflict" | "unavailable" | "not_answerable" };
+
+/** The session's status and its verification, as the challenge page shows them. */
+export async function paymentVerification(session: BuyerSession): Promise<VerificationAnswer> {
+  if (!(await isIssuedId("chk", session.config.idSecret, session.checkoutId)))
+    return { ok: false, reason: "not_found" };
+  return answer(() => stub(session).verification(buyer(session.config)));
+}
+
+/**
+ * The buyer passes or fails the challenge. `key` comes from the page's form, so a resubmitted
+ * form replays the first answer (and another answer under it is a conflict).
+ */
+export async function answerVerification(
+  session: BuyerSession,
+  passed: boolean,
+  key: string,
+): Promise<VerificationAnswer> {
+  const current = await paymentVerification(session);
+  if (!current.ok) return current;
+  // Whether it is still pending is the object's call: a resubmitted form must replay.
+  if (!testChallenge(session.config, current.view)) return { ok: false, reason: "not_answerable" };
+  const idempotency = await ledgerEntry("verify_payment", key, session.checkoutId, { passed });
+  return answer(() => stub(session).verify({ caller: buyer(session.config), idempotency, passed }));
+}
+
+/** Whether this page may take the buyer's answer: a pending test-handler challenge, in test mode. */
+export function buyerAnswers(config: Pick<MerchantConfig, "paymentTestMode">, view: VerificationView): boolean {
+  return (
+    testChallenge(config, view) &&
+    view.checkout.status === "requires_escalation" &&
+    view.verification?.status === "pending"
+  );
+}
+
+function testChallenge(config: Pick<MerchantConfig, "paymentTestMode">, view: VerificationView): boolean {
+  return config.paymentTestMode && view.verification?.instrument.handler_id === TEST_HANDLER_ID;
+}
+
+/**
+ * The instrument the buyer's page completes with after the buyer passed a payment they
+ * started there: the saved display data and the processor's retry credential (the page
+ * keeps none). Undefined when the platform started it (it retries) or there is none.
+ */
+export function retryInstrument(
+  config: Pick<MerchantConfig, "paymentTestMode">,
+  view: VerificationView,
+): PaymentInstrument | undefined {
+  const verification = view.verification;
+  if (verification?.status !== "passed" || verification.startedBy !== "buyer") return undefined;
+  if (view.checkout.status !== "ready_for_complete") return undefined;
+  const { instrument } = verification;
+  const credential = processorFor(config)?.retryCredential?.(instrument.handler_id);
+  return credential ? { ...instrument, selected: true, credential } : undefined;
+}
+
+/** The buyer's page: the storefront's own profile, admitted by the hand-off (shared/owner.ts). */
+function buyer(config: Pick<MerchantConfig, "origin">): Caller {
+  return { profile: `${config.origin}/`, authenticated: false, handoff: true };
+}
+
+function stub(session: BuyerSession) {
+  return session.env.CHECKOUT.getByName(session.checkoutId) as DurableObjectStub<CheckoutObject>;
+}
+
+async function answer(
+  call: () => Promise<{ kind: "ok"; body: string } | { kind: "not_found" } | { kind: "conflict" }>,
+): Promise<VerificationAnswer> {
+  try {
+    const reply = await call();
+    if (reply.kind === "ok") return { ok: true, view: JSON.parse(reply.body) as VerificationView };
+    return { ok: false, reason: reply.kind };
+  } catch (e) {
+    // Storage or the object unavailable: the page asks the buyer to try again.
+    console.error("durable object call failed", e instanceof Error ? e.message : e);
+    return { ok: false, reason: "unavailable" };
+  }
+}
