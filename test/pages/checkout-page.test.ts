@@ -249,7 +249,23 @@ describe("each form changes the checkout the agent reads", () => {
       origin: "https://evil.example",
     });
     expect(crossSite.status).toBe(403);
+    const crossFetch = await submit(session.path, form, { email: "evil@example.com" }, session.browser, {
+      "sec-fetch-site": "cross-site",
+    });
+    expect(crossFetch.status).toBe(403);
     expect((await agentRead(checkout.id)).buyer).toEqual({ email: "jane@example.com" });
+  });
+
+  it("the page's own form posted with Origin: null (what browsers send under no-referrer) is accepted on its token", async () => {
+    const checkout = await startedCheckout();
+    const session = await open(checkout);
+    const form = formsWith(session.html, "action", "contact")[0] as string;
+    const res = await submit(session.path, form, { email: "robin@example.com" }, session.browser, {
+      origin: "null",
+      "sec-fetch-site": "same-origin",
+    });
+    expect(res.status).toBe(303);
+    expect((await agentRead(checkout.id)).buyer).toEqual({ email: "robin@example.com" });
   });
 });
 
