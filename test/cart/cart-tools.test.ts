@@ -146,7 +146,7 @@ describe("create_cart", () => {
     expect(a.id).toMatch(/^cart_[A-Za-z0-9_-]{32}$/);
     expect(a.id).not.toBe(b.id);
     // A hand-off token, never the API id (src/lib/handoff-token.ts).
-    expect(a.continue_url).toMatch(/^https:\/\/shop\.example\.com\/continue\/[A-Za-z0-9_-]+$/);
+    expect(a.continue_url).toMatch(/^https:\/\/shop\.example\.com\/cart\/[A-Za-z0-9_-]+$/);
     expect(a.continue_url).not.toContain(a.id.slice(5));
     const expires = Date.parse(a.expires_at);
     expect(expires - before).toBeGreaterThanOrEqual(72 * 3600_000 - 5_000);

@@ -15,7 +15,7 @@ describe("create and update", () => {
     const paths = checkout.messages.map((m: Json) => m.path);
     expect(paths).toEqual(expect.arrayContaining(["$.buyer.email", "$.fulfillment"]));
     // A hand-off token, never the API id (src/lib/handoff-token.ts).
-    expect(checkout.continue_url).toMatch(/^https:\/\/shop\.example\.com\/continue\/[A-Za-z0-9_-]+$/);
+    expect(checkout.continue_url).toMatch(/^https:\/\/shop\.example\.com\/checkout\/[A-Za-z0-9_-]+$/);
     expect(checkout.continue_url).not.toContain(checkout.id.slice(4));
     expectTotalsAddUp(checkout);
   });
@@ -126,7 +126,7 @@ describe("complete and get_order", () => {
     );
     expect(done.status).toBe("completed");
     expect(done.order.id).toMatch(/^ord_/);
-    expect(done.order.permalink_url).toMatch(/^https:\/\/shop\.example\.com\/order\/[A-Za-z0-9_-]+$/);
+    expect(done.order.permalink_url).toMatch(/^https:\/\/shop\.example\.com\/orders\/[A-Za-z0-9_-]+$/);
     expect(done.order.permalink_url).not.toContain(done.order.id.slice(4));
     expect(done).not.toHaveProperty("continue_url");
     expect(JSON.stringify(done)).not.toContain("success_token");
