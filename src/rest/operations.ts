@@ -4,12 +4,10 @@
  * them. Nothing here knows what a tool does.
  */
 
-/**
- * Where the operations live: the OpenAPI document's `servers` default
- * (`https://merchant.example.com/ucp`), so `{endpoint}/checkout-sessions` is
- * `/ucp/checkout-sessions`, beside `/ucp/mcp`.
- */
-export const REST_BASE = "/ucp";
+import { REST_PATH } from "../ucp/discovery";
+
+/** Where the operations live, as discovery advertises it: `{endpoint}/checkout-sessions` is `/ucp/checkout-sessions`. */
+export const REST_BASE = REST_PATH;
 
 export type RestMethod = "GET" | "POST" | "PUT";
 /** The tool argument the request body fills; `none` for operations without a body. */

@@ -8,6 +8,13 @@ import type { MerchantConfig } from "../config";
 import { paymentHandlers } from "../payment/store-processor";
 import { BUSINESS_CAPABILITIES, MCP_SERVICE_SCHEMA, SERVICE_SPEC, SHOPPING_SERVICE, UCP_VERSION } from "./capabilities";
 
+/**
+ * The REST binding's base path (src/rest/): the OpenAPI document's `servers` default
+ * (`https://merchant.example.com/ucp`), so its paths sit beside /ucp/mcp.
+ */
+export const REST_PATH = "/ucp";
+export const REST_SERVICE_SCHEMA = `https://ucp.dev/${UCP_VERSION}/services/shopping/rest.openapi.json`;
+
 export function discoveryProfile(config: MerchantConfig, signingKeys: readonly JsonWebKey[] = []) {
   return {
     ucp: {
@@ -20,6 +27,13 @@ export function discoveryProfile(config: MerchantConfig, signingKeys: readonly J
             transport: "mcp",
             schema: MCP_SERVICE_SCHEMA,
             endpoint: config.mcpEndpoint,
+          },
+          {
+            version: UCP_VERSION,
+            spec: SERVICE_SPEC,
+            transport: "rest",
+            schema: REST_SERVICE_SCHEMA,
+            endpoint: `${config.origin}${REST_PATH}`,
           },
         ],
       },

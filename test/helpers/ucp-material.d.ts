@@ -4,6 +4,8 @@ declare module "virtual:ucp-material" {
   export const schemas: Array<Record<string, unknown>>;
   /** discovery/profile_schema.json, or null. */
   export const profileSchema: Record<string, unknown> | null;
+  /** services/shopping/rest.openapi.json (the REST binding's OpenAPI document), or null. */
+  export const openapi: Record<string, unknown> | null;
   /** Seed documents by number: `seeds["000"]`. */
   export const seeds: Record<string, string>;
 }

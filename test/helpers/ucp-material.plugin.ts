@@ -29,6 +29,8 @@ const MIN_SCHEMAS = 50;
 export interface UcpMaterial {
   readonly schemas: unknown[];
   readonly profileSchema: unknown;
+  /** services/shopping/rest.openapi.json (the REST binding), when the spec has it. */
+  readonly openapi?: unknown;
   /** Seed documents by their number: `{ "000": "...", ... }`. */
   readonly seeds: Record<string, string>;
   /** Where each part came from, or why it is missing. */
@@ -60,7 +62,7 @@ function readJson(file: string): unknown {
   }
 }
 
-function loadSpec(env: Vars, repo: string): Pick<UcpMaterial, "schemas" | "profileSchema" | "specFrom"> {
+function loadSpec(env: Vars, repo: string): Pick<UcpMaterial, "schemas" | "profileSchema" | "openapi" | "specFrom"> {
   const named = env.UCP_SPEC_DIR;
   const root = named ? path.resolve(named) : path.resolve(repo, "../shared/ucp");
   const layouts = [path.join(root, "source"), path.join(root, VERSION)];
@@ -80,7 +82,9 @@ function loadSpec(env: Vars, repo: string): Pick<UcpMaterial, "schemas" | "profi
       `${base}: ${schemas.length} schemas${existsSync(profileFile) ? "" : ` and no ${profileFile}`}; expected the UCP ${VERSION} specification (tag v${VERSION})`,
     );
   }
-  return { schemas, profileSchema: readJson(profileFile), specFrom: base };
+  const openapiFile = path.join(base, "services", "shopping", "rest.openapi.json");
+  const openapi = existsSync(openapiFile) ? readJson(openapiFile) : undefined;
+  return { schemas, profileSchema: readJson(profileFile), openapi, specFrom: base };
 }
 
 function loadSeeds(env: Vars, repo: string): Pick<UcpMaterial, "seeds" | "seedsFrom"> {
@@ -167,10 +171,11 @@ export function ucpMaterial(env: Vars = process.env, repo = REPO): Plugin {
     },
     load(id) {
       if (id !== RESOLVED_ID) return undefined;
-      const { schemas, profileSchema, seeds } = load();
+      const { schemas, profileSchema, openapi, seeds } = load();
       return [
         `export const schemas = ${JSON.stringify(schemas)};`,
         `export const profileSchema = ${JSON.stringify(profileSchema ?? null)};`,
+        `export const openapi = ${JSON.stringify(openapi ?? null)};`,
         `export const seeds = ${JSON.stringify(seeds)};`,
       ].join("\n");
     },

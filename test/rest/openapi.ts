@@ -1,0 +1,71 @@
+/**
+ * Validates REST requests and responses against the official OpenAPI document of the binding
+ * (services/shopping/rest.openapi.json, found by test/helpers/ucp-material.plugin.ts): the
+ * operation's schema for the status, resolved through its `components.schemas` entry to the
+ * official JSON Schemas. Without the material it reports no errors (the run says what was
+ * skipped), like test/helpers/official-schema.ts.
+ */
+import { openapi, schemas } from "virtual:ucp-material";
+import { type OutputUnit, Validator } from "@cfworker/json-schema";
+
+/** Where the document sits among the schemas, so its `../../schemas/...` refs resolve to their $ids. */
+const DOC_ID = "https://ucp.dev/services/shopping/rest.openapi.json";
+
+export const openapiPresent = openapi !== null && schemas.length > 0;
+
+type Json = Record<string, unknown>;
+const validators = new Map<string, Validator>();
+
+function operationOf(method: string, path: string): Json {
+  const paths = (openapi as Json).paths as Record<string, Record<string, Json>>;
+  const operation = paths[path]?.[method.toLowerCase()];
+  if (!operation) throw new Error(`the OpenAPI document has no ${method} ${path}`);
+  return operation;
+}
+
+function validate(ref: string, value: unknown): string[] {
+  let validator = validators.get(ref);
+  if (!validator) {
+    validator = new Validator({ $id: `https://test.invalid/openapi/${validators.size}`, $ref: ref }, "2020-12", false);
+    for (const schema of schemas) validator.addSchema(schema as never);
+    validator.addSchema({ ...(openapi as Json), $id: DOC_ID } as never);
+    validators.set(ref, validator);
+  }
+  const result = validator.validate(value);
+  return result.errors
+    .slice(0, 8)
+    .map((unit: OutputUnit) => `${unit.instanceLocation} ${unit.keywordLocation}: ${unit.error}`);
+}
+
+function schemaRef(holder: Json | undefined, what: string): string {
+  const content = holder?.content as Record<string, { schema?: { $ref?: string } }> | undefined;
+  const ref = content?.["application/json"]?.schema?.$ref;
+  if (!ref) throw new Error(`the OpenAPI document gives no JSON schema for ${what}`);
+  return `${DOC_ID}${ref}`;
+}
+
+/** Errors of a response body against `paths[path][method].responses[status]` (OpenAPI path form: `/carts/{id}`). */
+export function responseErrors(method: string, path: string, status: number, body: unknown): string[] {
+  if (!openapiPresent) return [];
+  const responses = operationOf(method, path).responses as Record<string, Json>;
+  const response = responses[String(status)];
+  if (!response) return [`the OpenAPI document defines no ${status} for ${method} ${path}`];
+  return validate(schemaRef(response, `${method} ${path} ${status}`), body);
+}
+
+/** Errors of a request body against the operation's requestBody schema. */
+export function requestErrors(method: string, path: string, body: unknown): string[] {
+  if (!openapiPresent) return [];
+  return validate(schemaRef(operationOf(method, path).requestBody as Json, `${method} ${path} request`), body);
+}
+
+/** The header parameters the operation declares required (UCP-Agent, Request-Id, Idempotency-Key…). */
+export function requiredHeaders(method: string, path: string): string[] {
+  if (!openapiPresent) return [];
+  const components = ((openapi as Json).components as Json).parameters as Record<string, Json>;
+  const params = (operationOf(method, path).parameters ?? []) as Array<{ $ref: string }>;
+  return params
+    .map((p) => components[p.$ref.split("/").pop() as string] as Json)
+    .filter((p) => p.in === "header" && p.required === true)
+    .map((p) => String(p.name).toLowerCase());
+}
