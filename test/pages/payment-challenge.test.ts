@@ -197,6 +197,25 @@ describe("an agent's payment that needs 3-D Secure", () => {
     // The challenge page now says the order is placed.
     expect((await getPage(verifyPath, browser)).html).toContain("Order placed");
   });
+  it("a verification is for the amount the buyer saw: after the checkout changed, the retry asks again", async () => {
+    const { checkout, verifyPath } = await escalated();
+    await answerChallenge(verifyPath, "pass");
+    const changed = await agent("update_checkout", {
+      id: checkout.id,
+      checkout: { line_items: [{ item: { id: "item_123" }, quantity: 2 }], buyer: checkout.buyer },
+    });
+    expect(changed.status).toBe("ready_for_complete");
+    const charge = chargeSpy();
+    const retry = await agent(
+      "complete_checkout",
+      { id: checkout.id, checkout: pay("requires_3ds_token") },
+      crypto.randomUUID(),
+    );
+    expect(retry.status).toBe("requires_escalation");
+    expect(requests(charge)[0]?.authentication).toBeUndefined();
+    expect(await outcomes(charge)).toEqual(["requires_action"]);
+    expect((await getPage(verifyPath)).html).toContain("<h1>Verify your payment</h1>");
+  });
 });
 
 describe("a payment the buyer started on the store's checkout page", () => {
