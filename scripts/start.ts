@@ -19,6 +19,7 @@ const args = await seedDemoCatalog(root, process.argv.slice(2));
 // Discovery and every URL name the origin actually served, not wrangler.toml's MERCHANT_ORIGIN.
 const launch = prepareDevLaunch(root, args, port);
 console.log(`Serving ${launch.origin} (discovery: ${launch.origin}/.well-known/ucp)`);
+console.log(launch.email);
 const child = spawn(wranglerBin(root), ["dev", "--port", port, ...launch.args, ...args], {
   cwd: root,
   stdio: "inherit",

@@ -6,6 +6,8 @@
 import { type OutboundAllowList, parseOutboundAllowList } from "./lib/outbound-url";
 import { StoreMisconfigured } from "./lib/store-misconfigured";
 import { merchantVarProblems } from "./merchant-vars";
+import { type EmailSetup, type EmailVars, emailSetup } from "./notify/email-config";
+import { DEFAULT_RETRY, type RetryPolicy } from "./order/retry";
 import { PROFILE_LIMITS } from "./ucp/profile-fetch";
 
 export type ProfileFallback = "strict" | "assume-compatible";
@@ -33,6 +35,10 @@ export interface MerchantConfig {
    * Off unless the merchant says so: a deployed store must not take orders paid with test tokens.
    */
   readonly paymentTestMode: boolean;
+  /** The confirmation email provider, or why there is none (never a reason to refuse service). */
+  readonly email: EmailSetup;
+  /** Backoff of the confirmation outbox (EMAIL_RETRY_BASE_SECONDS, default 30, is its first delay). */
+  readonly emailRetry: RetryPolicy;
   /** The buyer pages' look (MERCHANT_LOCALE, STORE_ACCENT_COLOR, STORE_LOGO_URL). */
   readonly storefront: StorefrontLook;
 }
@@ -47,7 +53,7 @@ export interface StorefrontLook {
 
 export const MCP_PATH = "/ucp/mcp";
 
-export interface MerchantVars {
+export interface MerchantVars extends EmailVars {
   MERCHANT_NAME?: string;
   MERCHANT_ORIGIN?: string;
   MERCHANT_CURRENCY?: string;
@@ -59,6 +65,7 @@ export interface MerchantVars {
   PROFILE_FETCH_TIMEOUT_MS?: string;
   /** "true" (or a TOML boolean true) turns test mode on; anything else leaves it off. */
   PAYMENT_TEST_MODE?: string | boolean;
+  EMAIL_RETRY_BASE_SECONDS?: string;
   MERCHANT_LOCALE?: string;
   STORE_ACCENT_COLOR?: string;
   STORE_LOGO_URL?: string;
@@ -103,6 +110,11 @@ export function buildConfig(vars: MerchantVars): MerchantConfig {
     webhookRetryBaseSeconds: positiveOr(Number(vars.WEBHOOK_RETRY_BASE_SECONDS), DEFAULT_WEBHOOK_RETRY_BASE_SECONDS),
     profileFetchTimeoutMs: positiveOr(Number(vars.PROFILE_FETCH_TIMEOUT_MS), PROFILE_LIMITS.timeoutMs),
     paymentTestMode: vars.PAYMENT_TEST_MODE === "true" || vars.PAYMENT_TEST_MODE === true,
+    email: emailSetup(vars),
+    emailRetry: {
+      ...DEFAULT_RETRY,
+      firstDelayMs: positiveOr(Number(vars.EMAIL_RETRY_BASE_SECONDS), DEFAULT_RETRY.firstDelayMs / 1000) * 1000,
+    },
     storefront: {
       locale: vars.MERCHANT_LOCALE ?? "en-US",
       accentColor: vars.STORE_ACCENT_COLOR ?? "#1d4ed8",

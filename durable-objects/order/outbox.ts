@@ -1,9 +1,10 @@
 /**
  * The notification outbox: a message to the buyer is a row written in the same transaction
  * as the change it announces, and delivered later by the object's alarm through a
- * NotificationSender, with retries. A row marked sent is never sent again.
+ * NotificationSender, with retries. A row marked sent is never sent again; a row the sender
+ * calls permanently refused gets failed_at at once (a retry would be refused the same way).
  */
-import type { NotificationMessage, NotificationSender } from "../../src/notify/sender";
+import type { NotificationMessage, NotificationSender, SendResult } from "../../src/notify/sender";
 import { claim, dueJobs, finish, JOB_COLUMNS, type JobTable, jobsDeadline } from "./jobs";
 
 const OUTBOX: JobTable = { table: "outbox", doneColumn: "sent_at" };
@@ -59,19 +60,26 @@ export async function deliverDue(
   compose: (row: { kind: string; to: string }) => NotificationMessage,
   now: number,
 ): Promise<void> {
-  for (const id of dueJobs(sql, OUTBOX, now)) {
-    const attempt = claim(sql, OUTBOX, id, now);
+  // The sender's backoff (EMAIL_RETRY_BASE_SECONDS) applies from the claim on.
+  const table: JobTable = sender.retry ? { ...OUTBOX, retry: sender.retry } : OUTBOX;
+  for (const id of dueJobs(sql, table, now)) {
+    const attempt = claim(sql, table, id, now);
     const row = sql.exec<{ kind: string; recipient: string }>("SELECT kind, recipient FROM outbox WHERE id = ?", id);
     const stored = row.toArray()[0];
     if (attempt === undefined || !stored) continue;
-    let ok = false;
+    let result: SendResult = { ok: false };
     try {
-      ok = (await sender.send(compose({ kind: stored.kind, to: stored.recipient }))).ok === true;
+      result = await sender.send(compose({ kind: stored.kind, to: stored.recipient }));
     } catch (e) {
       console.error("notification send failed", id, e instanceof Error ? e.message : e);
     }
-    finish(sql, OUTBOX, id, attempt, ok, now);
+    if (result.ok !== true && result.permanent === true) giveUp(sql, id, now);
+    else finish(sql, table, id, attempt, result.ok === true, now);
   }
+}
+
+function giveUp(sql: SqlStorage, id: string, now: number): void {
+  sql.exec("UPDATE outbox SET failed_at = ?, next_attempt_at = NULL WHERE id = ?", now, id);
 }
 
 export const outboxDeadline = (sql: SqlStorage): number | undefined => jobsDeadline(sql, OUTBOX);

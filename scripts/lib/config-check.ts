@@ -9,6 +9,7 @@ import { importVerifyKey } from "../../src/auth/signing-keys";
 import { trustConfigProblems } from "../../src/auth/trust-config";
 import { parseCommerceConfig } from "../../src/checkout/commerce-config";
 import { merchantVarProblems } from "../../src/merchant-vars";
+import { emailVarProblems } from "../../src/notify/email-config";
 import { assetsDirectory, signingKeysFile, type WranglerConfig } from "./wrangler-config";
 
 /** What src/index.ts and the Env type need bound; wrangler.toml's top level binds them all. */
@@ -44,6 +45,8 @@ export async function checkStoreConfig(config: WranglerConfig, options: CheckOpt
   const commerce = parseCommerceConfig(vars);
   if (!commerce.ok) problems.push(...commerce.problems.map(located));
   problems.push(...trustConfigProblems(vars.TRUST).map(located));
+  // Email's secret is not in [vars]; check:config looks for it where it can (docs/email.md).
+  problems.push(...emailVarProblems(vars).map(located));
 
   const origin = typeof vars.MERCHANT_ORIGIN === "string" ? vars.MERCHANT_ORIGIN : undefined;
   if (deploying && (origin === undefined || !origin.startsWith("https://") || LOOPBACK.test(origin)))

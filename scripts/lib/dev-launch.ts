@@ -11,6 +11,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path";
 import { unstable_getVarsForDev } from "wrangler";
 import { buildConfig, type MerchantVars } from "../../src/config";
+import { EMAIL_NOT_CONFIGURED, type EmailSetup } from "../../src/notify/email-config";
 import { discoveryDocument } from "../../src/ucp/discovery";
 import { CliError } from "./cli-error";
 import { assetsDirectory, readVars, readWranglerConfig, signingKeysFile } from "./wrangler-config";
@@ -19,6 +20,8 @@ export interface DevLaunch {
   readonly origin: string;
   /** Flags for `wrangler dev`, before the user's own. */
   readonly args: readonly string[];
+  /** One line on how order confirmations leave this store (docs/email.md). */
+  readonly email: string;
 }
 
 /** `--name value` or `--name=value`, the last one winning as in wrangler's own parser. */
@@ -50,7 +53,8 @@ export function prepareDevLaunch(root: string, userArgs: readonly string[], port
   const source = assetsDirectory(config);
   const keysFile = signingKeysFile(config);
   if (!source || !keysFile) throw new CliError(`${path.basename(toml)}: [assets] directory is not set`);
-  const vars = { ...devVars(toml), MERCHANT_ORIGIN: origin } as MerchantVars;
+  const vars = { ...devVars(toml), ...cliVars(userArgs), MERCHANT_ORIGIN: origin } as MerchantVars;
+  const store = buildConfig(vars);
   const keys = JSON.parse(readFileSync(keysFile, "utf8")) as JsonWebKey[];
 
   // One folder per origin, beside the local state (--persist-to moves both, and the e2e
@@ -62,13 +66,33 @@ export function prepareDevLaunch(root: string, userArgs: readonly string[], port
   mkdirSync(dir, { recursive: true });
   cpSync(source, dir, { recursive: true });
   mkdirSync(path.join(dir, ".well-known"), { recursive: true });
-  writeFileSync(path.join(dir, ".well-known", "ucp"), discoveryDocument(buildConfig(vars), keys));
-  return { origin, args: ["--var", `MERCHANT_ORIGIN:${origin}`, "--assets", dir] };
+  writeFileSync(path.join(dir, ".well-known", "ucp"), discoveryDocument(store, keys));
+  return { origin, args: ["--var", `MERCHANT_ORIGIN:${origin}`, "--assets", dir], email: emailNotice(store.email) };
+}
+
+/** What `npm start` says about email: a store without it works, and says so once at start. */
+export function emailNotice(email: EmailSetup): string {
+  if (email.kind === "off") return EMAIL_NOT_CONFIGURED;
+  if (email.kind === "invalid")
+    return `email: misconfigured — confirmations are held and retried, not sent: ${email.problems.join("; ")} (docs/email.md)`;
+  return `email: confirmations sent through Mailgun (${email.settings.apiBase}, domain ${email.settings.domain}) from ${email.settings.from}`;
+}
+
+/** The user's own `--var NAME:VALUE` flags, which wrangler dev binds over the files' vars. */
+function cliVars(args: readonly string[]): Record<string, string> {
+  const vars: Record<string, string> = {};
+  args.forEach((arg, i) => {
+    const value = arg === "--var" ? args[i + 1] : arg.startsWith("--var=") ? arg.slice("--var=".length) : undefined;
+    const colon = value?.indexOf(":") ?? -1;
+    if (value !== undefined && colon > 0) vars[value.slice(0, colon)] = value.slice(colon + 1);
+  });
+  return vars;
 }
 
 /** wrangler.toml [vars] with .dev.vars over them, exactly as `wrangler dev` binds them. */
-function devVars(toml: string): Record<string, unknown> {
-  const bindings = unstable_getVarsForDev(toml, undefined, readVars(toml) as Record<string, string>, undefined, true);
+export function devVars(toml: string, env?: string): Record<string, unknown> {
+  const vars = readVars(toml, env) as Record<string, string>;
+  const bindings = unstable_getVarsForDev(toml, undefined, vars, env, true);
   return Object.fromEntries(Object.entries(bindings).map(([name, binding]) => [name, bindingValue(binding)]));
 }
 

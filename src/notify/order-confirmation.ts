@@ -1,30 +1,99 @@
 /**
- * The order-confirmation message a buyer receives after completing a checkout. Pure: built
- * from the stored order, in plain text (what any email or SMS provider accepts).
+ * The order-confirmation message a buyer receives after completing a checkout: the lines
+ * (title, quantity, line total), the order's totals in its currency, the shipping address if
+ * any, and the order status page (`permalink_url`). Pure: built from the stored order, as
+ * plain text (what any provider accepts) and as HTML (confirmation-html.ts).
  */
 import { formatMinor } from "../checkout/money";
-import type { OrderState } from "../order/order-state";
+import type { OrderLine, OrderState } from "../order/order-state";
+import { confirmationHtml } from "./confirmation-html";
 import type { NotificationMessage } from "./sender";
 
 export const ORDER_CONFIRMATION = "order_confirmation";
 
+/** What the buyer reads, already formatted; both renderings show exactly this. */
+export interface ConfirmationView {
+  readonly merchantName: string;
+  readonly orderId: string;
+  readonly lines: ReadonlyArray<{ title: string; quantity: number; total: string }>;
+  readonly totals: ReadonlyArray<{ label: string; amount: string; grand: boolean }>;
+  readonly shipTo: readonly string[];
+  readonly statusUrl: string;
+}
+
+const TOTAL_LABELS: Readonly<Record<string, string>> = {
+  subtotal: "Subtotal",
+  items_discount: "Discount",
+  discount: "Discount",
+  fulfillment: "Shipping",
+  tax: "Tax",
+  fee: "Fees",
+  total: "Total",
+};
+
 export function orderConfirmation(order: OrderState, to: string, merchantName: string): NotificationMessage {
-  const total = order.totals.find((t) => t.type === "total")?.amount ?? 0;
-  const lines = order.line_items.map(
-    (l) =>
-      `- ${l.quantity.original} × ${l.item.title}: ${formatMinor(l.item.price * l.quantity.original, order.currency)}`,
-  );
+  const view = confirmationView(order, merchantName);
   return {
     kind: ORDER_CONFIRMATION,
+    id: `${ORDER_CONFIRMATION}.${order.id}`,
     to,
     subject: `${merchantName}: order ${order.id} confirmed`,
-    text: [
-      `Thank you for your order with ${merchantName}.`,
-      "",
-      ...lines,
-      "",
-      `Total: ${formatMinor(total, order.currency)}`,
-      `Order details and tracking: ${order.permalink_url}`,
-    ].join("\n"),
+    text: confirmationText(view),
+    html: confirmationHtml(view),
   };
+}
+
+export function confirmationView(order: OrderState, merchantName: string): ConfirmationView {
+  const money = (amount: number) => formatMinor(amount, order.currency);
+  const totals = order.totals.filter((t) => t.amount !== 0 || t.type === "total");
+  return {
+    merchantName,
+    orderId: order.id,
+    lines: order.line_items
+      .filter((l) => l.quantity.original > 0)
+      .map((l) => ({ title: l.item.title, quantity: l.quantity.original, total: money(lineTotal(l)) })),
+    totals: totals.map((t) => ({
+      label: t.display_text ?? TOTAL_LABELS[t.type] ?? t.type,
+      amount: money(t.amount),
+      grand: t.type === "total",
+    })),
+    shipTo: shippingAddress(order),
+    statusUrl: order.permalink_url,
+  };
+}
+
+function confirmationText(view: ConfirmationView): string {
+  return [
+    `Thank you for your order with ${view.merchantName}.`,
+    `Order ${view.orderId}`,
+    "",
+    ...view.lines.map((l) => `- ${l.quantity} × ${l.title}: ${l.total}`),
+    "",
+    ...view.totals.map((t) => `${t.label}: ${t.amount}`),
+    ...(view.shipTo.length > 0 ? ["", "Shipping to:", ...view.shipTo.map((line) => `  ${line}`)] : []),
+    "",
+    `Order status and tracking: ${view.statusUrl}`,
+  ].join("\n");
+}
+
+/** The line's own total as priced at completion; unit price × quantity on lines without one. */
+function lineTotal(line: OrderLine): number {
+  const total = line.totals.find((t) => t.type === "total") ?? line.totals.find((t) => t.type === "subtotal");
+  return total?.amount ?? line.item.price * line.quantity.original;
+}
+
+/** The first shipping expectation's destination as address lines; none for pickup or digital orders. */
+function shippingAddress(order: OrderState): string[] {
+  const expectation = order.expectations[0] as { destination?: Record<string, unknown> } | undefined;
+  const a = expectation?.destination;
+  if (!a) return [];
+  const field = (name: string) => (typeof a[name] === "string" ? (a[name] as string).trim() : "");
+  const join = (parts: string[], sep: string) => parts.filter((p) => p !== "").join(sep);
+  return [
+    join([field("first_name"), field("last_name")], " "),
+    field("street_address"),
+    field("extended_address"),
+    join([join([field("address_locality"), field("address_region")], ", "), field("postal_code")], " "),
+    field("address_country"),
+  ].filter((line) => line !== "");
 }
