@@ -77,7 +77,7 @@ export const NOTICES = {
   not_ready: {
     section: "payment",
     tone: "error",
-    text: "The order cannot be placed yet: complete the sections marked above first.",
+    text: "The order cannot be placed yet: fill in the details this page asks for first.",
   },
   payments_off: { section: "payment", tone: "error", text: "This store cannot take payments yet." },
   handler: { section: "payment", tone: "error", text: "That way of paying is not offered for this checkout." },

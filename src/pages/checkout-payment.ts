@@ -46,7 +46,7 @@ ${cardField("card_number", "Card number", html`inputmode="numeric" autocomplete=
 <div>${cardField("card_cvc", "Security code", html`inputmode="numeric" autocomplete="cc-csc" maxlength="4" required`, notes)}</div>
 </div>
 ${cardField("card_name", "Name on card", html`autocomplete="cc-name" maxlength="200" required`, notes)}
-${ready ? "" : html`<p class="muted" id="place-blocked">Complete the sections marked above before placing the order.</p>`}
+${ready ? "" : html`<p class="muted" id="place-blocked">Fill in the details this page asks for before placing the order.</p>`}
 <p><button type="submit" class="place"${ready ? "" : html` disabled aria-describedby="place-blocked"`}>Place order · ${money(ctx, checkout, totalOf(checkout))}</button></p>
 </form>`;
 }

@@ -18,5 +18,7 @@ ul.plain{list-style:none;padding:0;margin:0}
 .test-cards summary{cursor:pointer;font-weight:600}
 button[disabled]{opacity:.6;cursor:not-allowed}
 button.place{width:100%;font-size:1.1rem}
+.totals th{font-weight:400;border:none;padding:.15rem .25rem}
+.totals tr.total th{font-weight:700;font-size:1.1rem;border-top:1px solid #ddd;padding-top:.5rem}
 .order-id{font-family:ui-monospace,monospace;word-break:break-all}
 `;

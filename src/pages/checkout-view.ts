@@ -28,6 +28,7 @@ ${totalsTable(ctx, checkout)}
 ${editable ? discountSection(ctx, editable.token, checkout, editable.feedback.discounts) : ""}`;
 }
 
+/** On a phone (one column) the buyer reaches the summary, then pays; on a desktop both sit beside the forms. */
 function openBody(ctx: PageContext, token: string, checkout: PageCheckout, feedback: Feedback): SafeHtml {
   return html`<h1>Checkout</h1>
 <p><span class="status">${STATUS_TEXT[checkout.status] ?? checkout.status}</span></p>
@@ -42,9 +43,9 @@ ${itemsTable(ctx, checkout, feedback.items, token)}
 ${contactSection(ctx, token, checkout, feedback.contact)}
 ${addressSection(ctx, token, checkout, feedback.address)}
 ${shippingSection(ctx, token, checkout, feedback.shipping)}
-${paymentSection(ctx, token, checkout, feedback.payment)}
 </div>
-<div>${summaryCard(ctx, checkout, { token, feedback })}</div>
+<div>${summaryCard(ctx, checkout, { token, feedback })}
+${paymentSection(ctx, token, checkout, feedback.payment)}</div>
 </div>`;
 }
 

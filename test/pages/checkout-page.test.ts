@@ -2,7 +2,9 @@
  * The checkout page at continue_url: what it shows is what get_checkout returns, and every
  * form changes the same checkout an agent reads (one state machine, no second path).
  */
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import worker from "../../src/index";
 import { formatMoney } from "../../src/pages/money";
 import { ADDRESS, checkoutCall, type Json, readyCheckout } from "../helpers/checkout";
 import { PROFILES } from "../helpers/mcp";
@@ -347,6 +349,23 @@ describe("placing the order", () => {
 });
 
 describe("states", () => {
+  it("a store neither in test mode nor with a processor says payments are not set up, with no card form", async () => {
+    const checkout = await readyCheckout([{ id: "item_123", quantity: 1 }]);
+    const request = new Request(checkout.continue_url, { headers: { "cf-connecting-ip": IP } });
+    // A fresh env object: the Worker reads its settings per env object.
+    const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, {
+      ...env,
+      PAYMENT_TEST_MODE: "false",
+    } as Env);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("This store has not set up payments yet");
+    expect(html).not.toContain('name="card_number"');
+    expect(formsWith(html, "action", "place")).toEqual([]);
+    // The rest of the checkout is still the buyer's to review and edit.
+    expect(formsWith(html, "action", "contact")).toHaveLength(1);
+  });
+
   it("a checkout-only platform's escalated checkout is resolved by the buyer's address: the agent sees ready_for_complete", async () => {
     const checkout = await startedCheckout({}, CHECKOUT_ONLY);
     expect(checkout.status).toBe("requires_escalation");
