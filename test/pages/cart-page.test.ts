@@ -150,7 +150,7 @@ describe("cart page", () => {
     expect(bad.status).toBe(422);
   });
 
-  it("checks out into the cart's one checkout: 303 to its continue_url, whose get_checkout holds the cart's items", async () => {
+  it("checks out into the cart's one checkout: the checkout page at its continue_url, whose get_checkout holds the cart's items", async () => {
     const browser: Browser = {};
     const added = await addToCart(browser, "runner-pro", "var_abc123_blue_10", 2);
     const cartPath = locationPath(added.res);
@@ -161,6 +161,9 @@ describe("cart page", () => {
     expect(checkoutPath).toMatch(/^\/checkout\/[A-Za-z0-9_-]+$/);
     const checkout = await buyerCheckout(await idOf("checkout", checkoutPath));
     expect(checkout.line_items.map((l: Json) => [l.item.id, l.quantity])).toEqual([["var_abc123_blue_10", 2]]);
+    const landed = await getPage(checkoutPath, browser);
+    expect(landed.res.status).toBe(200);
+    expect(landed.html).toContain("Runner Pro - Blue / Size 10");
     // Checking out again is the same checkout, not a second one.
     const reload = await getPage(cartPath, browser);
     const twice = await submit(cartPath, cartForm(reload.html, "checkout"), { action: "checkout" }, browser);
