@@ -110,7 +110,8 @@ function challenge(
 ): Response {
   const amount = formatMoney(verification.amount, verification.currency, ctx.config.storefront.locale);
   const display = verification.instrument.display ?? {};
-  const brand = typeof display.brand === "string" ? display.brand : "Card";
+  const brand =
+    typeof display.brand === "string" ? display.brand.charAt(0).toUpperCase() + display.brand.slice(1) : "Card";
   const last = typeof display.last_digits === "string" ? display.last_digits : undefined;
   const key = crypto.randomUUID();
   return page(
