@@ -2,7 +2,7 @@
  * The checkout page at continue_url: what it shows is what get_checkout returns, and every
  * form changes the same checkout an agent reads (one state machine, no second path).
  */
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { formatMoney } from "../../src/pages/money";
@@ -379,6 +379,24 @@ describe("states", () => {
     expect((read.messages ?? []).filter((m: Json) => m.type === "error")).toEqual([]);
   });
 
+  it("an expired checkout says so and offers nothing to edit", async () => {
+    const checkout = await startedCheckout();
+    await rewriteStored(checkout.id, (state) => ({ ...state, expires_at: Date.now() - 1000 }));
+    const { html } = await open(checkout);
+    expect(html).toContain("This checkout has expired");
+    expect(html).toContain("Red T-Shirt");
+    expect(html).not.toContain('<form method="post"');
+  });
+
+  it("a checkout being placed says so, asks for a refresh, and offers nothing to pay with", async () => {
+    const checkout = await readyCheckout([{ id: "item_123", quantity: 1 }]);
+    await rewriteStored(checkout.id, (state) => ({ ...state, status: "complete_in_progress" }));
+    const { html } = await open(checkout);
+    expect(html).toContain("Your order is being placed");
+    expect(html).toContain("Refresh this page");
+    expect(html).not.toContain('<form method="post"');
+  });
+
   it("a canceled checkout says so and offers nothing to edit", async () => {
     const checkout = await startedCheckout();
     await checkoutCall("cancel_checkout", { id: checkout.id }, `cancel-${crypto.randomUUID()}`);
@@ -387,3 +405,12 @@ describe("states", () => {
     expect(html).not.toContain('<form method="post"');
   });
 });
+
+/** Changes a checkout's stored state directly (time and in-flight states a test cannot wait for). */
+async function rewriteStored(id: string, change: (state: Json) => Json): Promise<void> {
+  await runInDurableObject(env.CHECKOUT.getByName(id), (_object: unknown, state: DurableObjectState) => {
+    const row = state.storage.sql.exec<{ state: string }>("SELECT state FROM checkout").toArray()[0];
+    if (!row) throw new Error(`no stored checkout ${id}`);
+    state.storage.sql.exec("UPDATE checkout SET state = ?", JSON.stringify(change(JSON.parse(row.state))));
+  });
+}
