@@ -101,4 +101,34 @@ describeBrowser("3-D Secure journey: the buyer verifies, the agent's retry compl
     await page.goto(escalated.continue_url);
     expect(await page.locator("h1").innerText()).toBe("Order placed");
   });
+
+  it("a buyer paying on the checkout page with the 3-D Secure test card verifies and gets the order, which is the agent's", async () => {
+    const agent = await h.agent();
+    const checkout = await readyCheckout(agent);
+    const page = await (await h.desktop()).newPage();
+    expect((await page.goto(checkout.continue_url))?.status()).toBe(200);
+    await page.locator("#card_number").fill("4000 0027 6000 3184");
+    await page.locator("#card_expiry").fill("12/34");
+    await page.locator("#card_cvc").fill("123");
+    await page.locator("#card_name").fill("Robin Buyer");
+    await Promise.all([page.waitForURL(/\/verify$/), page.getByRole("button", { name: /^Place order/ }).click()]);
+    expect(await page.locator("h1").innerText()).toBe("Verify your payment");
+    expect(await page.locator("main").innerText()).not.toContain("return to");
+
+    await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "GET" && /\/verify$/.test(r.url())),
+      page.getByRole("button", { name: "Verify", exact: true }).click(),
+    ]);
+    expect(await page.locator("h1").innerText()).toBe("Order placed");
+    await expectNoSeriousAxeViolations(page);
+
+    const read = await agent.call("get_checkout", { id: checkout.id });
+    expect(read.status).toBe("completed");
+    expect(await page.getByRole("link", { name: "See your order" }).getAttribute("href")).toBe(
+      read.order.permalink_url,
+    );
+    // Placed on the buyer's page, the order is still the agent's platform's.
+    const order = await agent.call("get_order", { id: read.order.id });
+    expect(order.id).toBe(read.order.id);
+  });
 });
