@@ -353,10 +353,13 @@ describe("states", () => {
     const checkout = await readyCheckout([{ id: "item_123", quantity: 1 }]);
     const request = new Request(checkout.continue_url, { headers: { "cf-connecting-ip": IP } });
     // A fresh env object: the Worker reads its settings per env object.
-    const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, {
-      ...env,
-      PAYMENT_TEST_MODE: "false",
-    } as Env);
+    const res = await worker.fetch(
+      request as Request<unknown, IncomingRequestCfProperties>,
+      {
+        ...env,
+        PAYMENT_TEST_MODE: "false",
+      } as Env,
+    );
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain("This store has not set up payments yet");
