@@ -6,6 +6,7 @@
  * recovery deadline: finished when the money was captured, otherwise undone.
  */
 import type { PaymentInstrument } from "../schemas/ucp/checkout";
+import { INVENTORY_NAME } from "../src/catalog/stock-keys";
 import type { CheckoutState } from "../src/checkout/checkout-state";
 import { type CompletionOutcome, type CompletionPlan, settleCompletion } from "../src/checkout/completion";
 import {
@@ -18,6 +19,8 @@ import {
 import { merchantConfig } from "../src/config";
 import type { Authentication } from "../src/payment/processor";
 import { processorFor } from "../src/payment/store-processor";
+import type { InventoryObject } from "./inventory-object";
+import type { OrderObject } from "./order-object";
 import { endAttempt, loadAttempt, noteProgress, postponeAttempt, startAttempt } from "./shared/completion-attempt";
 
 /** A recovery that failed (an object or the processor unavailable) is tried again this much later. */
@@ -131,6 +134,8 @@ export class CompletionAttempts {
       env: this.env,
       config,
       processor,
+      inventory: this.env.INVENTORY.getByName(INVENTORY_NAME) as DurableObjectStub<InventoryObject>,
+      order: (orderId) => this.env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>,
       note: (progress) => this.ctx.storage.transactionSync(() => noteProgress(sql, attemptId, progress)),
     };
   }

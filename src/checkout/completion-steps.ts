@@ -5,16 +5,14 @@
  * retry under any key, or the object's alarm, resumes the same reservation, charge and order.
  * After each step the owner records it (`note`, a transaction) before the next one starts.
  */
-import type { InventoryObject } from "../../durable-objects/inventory-object";
-import type { OrderObject } from "../../durable-objects/order-object";
-import { INVENTORY_NAME, stockVersion } from "../../durable-objects/shared/inventory-plan";
 import type { PaymentInstrument } from "../../schemas/ucp/checkout";
 import { catalogSnapshot } from "../catalog/kv-catalog";
 import { stockLevels } from "../catalog/stock";
+import { stockVersion } from "../catalog/stock-keys";
 import type { MerchantConfig } from "../config";
 import { handoffUrl } from "../lib/handoff-token";
 import { derivedId } from "../lib/ids";
-import { orderFromCheckout } from "../order/order-state";
+import { type OrderState, orderFromCheckout } from "../order/order-state";
 import type { Authentication, PaymentProcessor } from "../payment/processor";
 import type { CheckoutState } from "./checkout-state";
 import type { CompletionOutcome } from "./completion";
@@ -53,10 +51,35 @@ export interface AttemptProgress {
 /** How long a started attempt may run before the alarm takes it over. */
 export const RECOVERY_AFTER_MS = 5 * 60_000;
 
+/**
+ * What the steps need of the inventory and order objects. The checkout object passes their
+ * stubs in (checkout-completion.ts): domain code names no object.
+ */
+export interface StockPort {
+  reserve(
+    reservationId: string,
+    lines: Array<{ variantId: string; quantity: number }>,
+    levels: Record<string, number | null>,
+    catalogVersion: string,
+  ): Promise<
+    | { ok: true }
+    | { ok: false; reason: "out_of_stock"; short: Array<{ variantId: string; available: number }> }
+    | { ok: false; reason: string }
+  >;
+  release(reservationId: string): Promise<unknown>;
+}
+
+export interface OrderPort {
+  /** Keeps the first order for its id: a repeated step makes no second one. */
+  create(order: OrderState): Promise<unknown>;
+}
+
 export interface AttemptPorts {
   readonly env: Env;
   readonly config: MerchantConfig;
   readonly processor: PaymentProcessor;
+  readonly inventory: StockPort;
+  readonly order: (orderId: string) => OrderPort;
   /** Records progress in the owner's storage (one transaction), before the next step. */
   readonly note: (progress: AttemptProgress) => void;
 }
@@ -79,7 +102,7 @@ export async function driveAttempt(
   };
   faultAt("marked");
   if (!progress.reserved) {
-    const held = await reserve(attempt, ports.env, now);
+    const held = await reserve(attempt, ports, now);
     if (held) return held;
     note({ reserved: true }, "reserved");
   }
@@ -95,7 +118,7 @@ export async function driveAttempt(
     });
     if (charge.kind !== "captured") {
       // Not charged: the units go back.
-      await releaseStock(ports.env, attempt.id);
+      await ports.inventory.release(attempt.id);
       return charge.kind === "declined"
         ? { kind: "declined", reason: charge.reason, instrumentPath: attempt.instrumentPath }
         : {
@@ -117,19 +140,23 @@ export async function compensate(attempt: CompletionAttempt, ports: AttemptPorts
   const voided = await ports.processor.void(attempt.id);
   // Stock stays held until the money is known to be back: a retry (alarm) tries again.
   if (!voided.ok) throw new Error(`completion ${attempt.id}: the processor did not void the charge key`);
-  await releaseStock(ports.env, attempt.id);
+  await ports.inventory.release(attempt.id);
   return { kind: "abandoned" };
 }
 
-async function reserve(attempt: CompletionAttempt, env: Env, now: number): Promise<CompletionOutcome | undefined> {
-  const snapshot = await catalogSnapshot(env.CATALOG, now);
-  const stock = snapshot ? await stockLevels(env.CATALOG, snapshot) : {};
+async function reserve(
+  attempt: CompletionAttempt,
+  ports: AttemptPorts,
+  now: number,
+): Promise<CompletionOutcome | undefined> {
+  const snapshot = await catalogSnapshot(ports.env.CATALOG, now);
+  const stock = snapshot ? await stockLevels(ports.env.CATALOG, snapshot) : {};
   // Variants without a stock figure (backorder, preorder, or none loaded) are not limited.
   const levels = Object.fromEntries(attempt.lines.map((l) => [l.variantId, stock[l.variantId] ?? null]));
   const version = snapshot ? stockVersion(snapshot.manifest) : "1970-01-01T00:00:00.000Z/none";
-  const held = await inventory(env).reserve(attempt.id, [...attempt.lines], levels, version);
+  const held = await ports.inventory.reserve(attempt.id, [...attempt.lines], levels, version);
   if (held.ok) return undefined;
-  if (held.reason === "out_of_stock") {
+  if ("short" in held) {
     return {
       kind: "out_of_stock",
       variants: held.short.map((s) => ({ variantId: s.variantId, available: s.available })),
@@ -147,16 +174,8 @@ async function placeOrder(attempt: CompletionAttempt, chargeId: string, ports: A
   const ids = { orderId, permalink, reservationId: attempt.id, chargeId, webhookUrl: attempt.webhookUrl };
   const order = orderFromCheckout(attempt.checkout, ids, attempt.owner, now);
   // OrderObject.create keeps the first order for this id: a repeated step makes no second one.
-  await (ports.env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>).create(order);
+  await ports.order(orderId).create(order);
   return { id: orderId, permalink_url: permalink };
-}
-
-async function releaseStock(env: Env, attemptId: string): Promise<void> {
-  await inventory(env).release(attemptId);
-}
-
-function inventory(env: Env) {
-  return env.INVENTORY.getByName(INVENTORY_NAME) as DurableObjectStub<InventoryObject>;
 }
 
 function faultAt(point: CompletionFaultPoint): void {
