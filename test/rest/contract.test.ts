@@ -113,7 +113,8 @@ const ADDRESS = {
   address_country: "US",
 };
 
-describe("contract: every tool gives the same payload over MCP and REST", () => {
+// 30 s: a file's first request builds the Worker's isolate, seconds on a loaded machine.
+describe("contract: every tool gives the same payload over MCP and REST", { timeout: 30_000 }, () => {
   it("catalog: search, lookup, get_product (byte for byte after parsing)", async () => {
     expectSame(await both("search_catalog", { catalog: { query: "jacket", pagination: { limit: 4 } } }));
     expectSame(await both("lookup_catalog", { catalog: { ids: ["prod_abc123", "var_xyz789", "missing_1"] } }));

@@ -7,7 +7,8 @@ import { rest } from "./rest-client";
 
 const profile = JSON.parse(committed);
 
-describe("the rest service binding in /.well-known/ucp", () => {
+// 30 s: a file's first request builds the Worker's isolate, seconds on a loaded machine.
+describe("the rest service binding in /.well-known/ucp", { timeout: 30_000 }, () => {
   it("names the OpenAPI schema and an endpoint without a trailing slash, and the profile stays valid", async () => {
     const bindings = profile.ucp.services["dev.ucp.shopping"];
     expect(bindings.map((b: { transport: string }) => b.transport)).toEqual(["mcp", "rest"]);

@@ -3,7 +3,7 @@
  * binding lists with a `{ code, content }` body, `retry-after` on 429, a Bearer challenge on
  * 401, and REST request signing's covered components. Business outcomes stay 200.
  */
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signRequest } from "../../src/auth/http-signature";
 import { errorReply } from "../../src/rest/wire";
@@ -14,7 +14,8 @@ import { REST_ENDPOINT, rest } from "./rest-client";
 
 const LINE = { line_items: [{ item: { id: "item_123" }, quantity: 1 }] };
 
-describe("REST protocol errors", () => {
+// 30 s: a file's first request builds the Worker's isolate, seconds on a loaded machine.
+describe("REST protocol errors", { timeout: 30_000 }, () => {
   it("no UCP-Agent: 400 invalid_profile_url", async () => {
     const reply = await rest("POST", "/carts", { body: LINE, profile: null });
     expect(reply.status, reply.text).toBe(400);
@@ -86,6 +87,29 @@ describe("REST protocol errors", () => {
     expect(reply.body.code).toBe("invalid_api_key");
   });
 
+  it("an API key used for another platform's profile: 403 identity_mismatch (identity binding)", async () => {
+    const issued = await exports.default.fetch("https://shop.example.com/admin/api-keys", {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${(env as { ADMIN_TOKEN?: string }).ADMIN_TOKEN ?? ""}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ profile: FULL_PROFILE, label: "rest identity" }),
+    });
+    expect(issued.status).toBe(201);
+    const { api_key: apiKey } = (await issued.json()) as { api_key: string };
+    const own = await rest("POST", "/carts", { body: LINE, headers: { "x-api-key": apiKey } });
+    expect(own.status, own.text).toBe(201);
+    expect(own.headers.get("ucp-trust-tier")).toBe("authenticated");
+    const other = await rest("POST", "/carts", {
+      body: LINE,
+      headers: { "x-api-key": apiKey },
+      profile: `${PROFILES}/checkout-only.json`,
+    });
+    expect(other.status, other.text).toBe(403);
+    expect(other.body.code).toBe("identity_mismatch");
+  });
+
   it("429 carries retry-after and retry_after; 503 retry-after too", () => {
     const limited = errorReply(rateLimited(42, "anonymous"), "create_cart", "cart");
     expect(limited.status).toBe(429);
@@ -116,7 +140,7 @@ describe("REST protocol errors", () => {
   });
 });
 
-describe("REST request signatures", () => {
+describe("REST request signatures", { timeout: 30_000 }, () => {
   it("a signed POST must cover its Idempotency-Key (REST signing lists it for POST/PUT)", async () => {
     const url = `${REST_ENDPOINT}/carts`;
     const body = JSON.stringify(LINE);
@@ -147,7 +171,7 @@ describe("REST request signatures", () => {
   });
 });
 
-describe("the OpenAPI check itself", () => {
+describe("the OpenAPI check itself", { timeout: 30_000 }, () => {
   it.runIf(openapiPresent)("refuses a body that is neither a cart nor an error response", () => {
     expect(responseErrors("GET", "/carts/{id}", 200, { hello: "world" })).not.toEqual([]);
     expect(responseErrors("GET", "/carts/{id}", 404, {})).toEqual([

@@ -21,7 +21,8 @@ function expectOperation(reply: RestReply, method: string, path: string, status:
   expect(responseErrors(method, path, status, reply.body)).toEqual([]);
 }
 
-describe("catalog over REST", () => {
+// 30 s: a file's first request builds the Worker's isolate, seconds on a loaded machine.
+describe("catalog over REST", { timeout: 30_000 }, () => {
   it("POST /catalog/search, /catalog/lookup and /catalog/product answer 200 with their OpenAPI response shapes", async () => {
     const search = { query: "shoes", pagination: { limit: 3 } };
     expect(requestErrors("POST", "/catalog/search", search)).toEqual([]);
@@ -51,7 +52,7 @@ describe("catalog over REST", () => {
   });
 });
 
-describe("carts over REST", () => {
+describe("carts over REST", { timeout: 30_000 }, () => {
   it("create is 201, get/update/cancel 200, and each echoes Request-Id", async () => {
     const requestId = crypto.randomUUID();
     const created = await rest("POST", "/carts", {
@@ -93,7 +94,7 @@ describe("carts over REST", () => {
   });
 });
 
-describe("checkouts and orders over REST", () => {
+describe("checkouts and orders over REST", { timeout: 30_000 }, () => {
   it("create 201, update, complete (signed, keyed, answer signed by the merchant), then GET /orders/{id}", async () => {
     const create = {
       line_items: [{ item: { id: "item_123" }, quantity: 1 }],
@@ -148,7 +149,7 @@ describe("checkouts and orders over REST", () => {
   });
 });
 
-describe("headers the OpenAPI document requires", () => {
+describe("headers the OpenAPI document requires", { timeout: 30_000 }, () => {
   it("UCP-Agent is required on every operation, Request-Id too, Idempotency-Key on the mutating ones", () => {
     const required = requiredHeaders("POST", "/checkout-sessions");
     if (required.length === 0) return; // no spec material: nothing to compare with
