@@ -17,7 +17,7 @@ import {
   pruneLedger,
   recordLedger,
 } from "./shared/idempotency";
-import { type Caller, mayAct, OWNER_SCHEMA, recordOwner } from "./shared/owner";
+import { type Caller, mayAct, OWNER_SCHEMA, recordedOwner, recordOwner } from "./shared/owner";
 import { ensureTables, hasTable } from "./shared/schema";
 
 const CART_SCHEMA = `CREATE TABLE IF NOT EXISTS cart (
@@ -130,6 +130,11 @@ export class CartObject extends DurableObject<Env> {
     });
     await this.#arm();
     return reply;
+  }
+
+  /** Whom the cart belongs to: a buyer checking it out by hand-off acts for them (checkout.tools.ts). */
+  async owner(): Promise<Caller | undefined> {
+    return this.#hasTables() ? recordedOwner(this.ctx.storage.sql) : undefined;
   }
 
   /**

@@ -56,3 +56,12 @@ export function ownerProfile(sql: SqlStorage): string | undefined {
   if (!hasTable(sql, "owner")) return undefined;
   return sql.exec<{ profile: string }>("SELECT profile FROM owner").toArray()[0]?.profile;
 }
+
+/** The owner recorded at creation, as a caller (a buyer acting on this session acts for it). */
+export function recordedOwner(sql: SqlStorage): Caller | undefined {
+  if (!hasTable(sql, "owner")) return undefined;
+  const row = sql
+    .exec<{ profile: string; authenticated: number }>("SELECT profile, authenticated FROM owner")
+    .toArray()[0];
+  return row ? { profile: row.profile, authenticated: row.authenticated === 1 } : undefined;
+}

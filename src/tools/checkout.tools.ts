@@ -37,9 +37,10 @@ export const createCheckout = defineTool({
   idempotencyKeyRequired: false,
   input: z.object({ checkout: CheckoutCreateSchema }),
   output: CheckoutSchema,
-  async run({ checkout }, ctx) {
-    const wrongType = instrumentTypeProblem(ctx.config, checkout.payment?.instruments);
+  async run({ checkout }, callerCtx) {
+    const wrongType = instrumentTypeProblem(callerCtx.config, checkout.payment?.instruments);
     if (wrongType) return err(wrongType);
+    const ctx = checkout.cart_id ? await asCartOwner(callerCtx, checkout.cart_id) : callerCtx;
     const source = checkout.cart_id ? await fromCart(checkout.cart_id, ctx) : undefined;
     if (checkout.cart_id && !source) return ok(errorResponse(ctx, "not_found", "Cart not found or has expired"));
     const request = source ? { ...checkout, ...source } : checkout;
@@ -177,6 +178,17 @@ function envelope(ctx: ToolContext): CheckoutEnvelope {
 
 async function view(ctx: ToolContext, id: string) {
   return { envelope: envelope(ctx), continueUrl: await continueUrl(ctx, "checkout", id), caller: callerOf(ctx) };
+}
+
+/**
+ * A buyer checking out a cart by its hand-off URL acts as the cart's owner, so the cart's
+ * checkout is the one its owner's create_checkout finds (one open checkout per cart, whoever
+ * asks) and belongs to whom the cart belongs. An agent's call is unchanged.
+ */
+async function asCartOwner(ctx: ToolContext, cartId: string): Promise<ToolContext> {
+  if (ctx.handoff !== true || !(await isIssuedId("cart", ctx.config.idSecret, cartId))) return ctx;
+  const owner = await (ctx.env.CART.getByName(cartId) as DurableObjectStub<CartObject>).owner();
+  return owner ? { ...ctx, meta: { ...ctx.meta, profile: owner.profile }, actingFor: owner } : ctx;
 }
 
 /**

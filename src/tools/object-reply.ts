@@ -29,6 +29,7 @@ const IDEMPOTENCY_CONFLICT: ProtocolError = {
 
 /** Who is calling, as the objects' owner check needs it (tool-call.ts bound the profile to the credential). */
 export function callerOf(ctx: ToolContext): Caller {
+  if (ctx.handoff === true && ctx.actingFor) return { ...ctx.actingFor, handoff: true };
   const caller = { profile: ctx.meta.profile, authenticated: ctx.principal.tier === "authenticated" };
   return ctx.handoff === true ? { ...caller, handoff: true } : caller;
 }

@@ -170,6 +170,24 @@ describe("cart page", () => {
     expect(locationPath(twice)).toBe(checkoutPath);
   });
 
+  it("an agent's cart checked out by the buyer is the cart's one checkout: the agent's create_checkout returns it", async () => {
+    const created = await tool("create_cart", {
+      cart: { line_items: [{ item: { id: "var_abc123_blue_10" }, quantity: 1 }] },
+    });
+    const cart = created.body.result.structuredContent;
+    const path = new URL(cart.continue_url).pathname;
+    const browser: Browser = {};
+    const { html } = await getPage(path, browser);
+    const res = await submit(path, cartForm(html, "checkout"), { action: "checkout" }, browser);
+    expect(res.status).toBe(303);
+    const buyers = await idOf("checkout", locationPath(res));
+    const agents = (await tool("create_checkout", { checkout: { cart_id: cart.id } })).body.result.structuredContent;
+    expect(agents.id).toBe(buyers);
+    // It stays the agent's: its platform reads it as before.
+    const read = (await tool("get_checkout", { id: buyers })).body.result.structuredContent;
+    expect(read.id).toBe(buyers);
+  });
+
   it("an agent's cart opens by its continue_url; canceled, it says so; a tampered token shows nothing", async () => {
     const created = await tool("create_cart", {
       cart: { line_items: [{ item: { id: "var_abc123_blue_10" }, quantity: 1 }] },
