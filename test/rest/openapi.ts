@@ -69,3 +69,24 @@ export function requiredHeaders(method: string, path: string): string[] {
     .filter((p) => p.in === "header" && p.required === true)
     .map((p) => String(p.name).toLowerCase());
 }
+
+/** Errors of a webhook's body against `webhooks[name].post.requestBody` (orderEvent: the order). */
+export function webhookBodyErrors(name: string, body: unknown): string[] {
+  if (!openapiPresent) return [];
+  const webhooks = (openapi as Json).webhooks as Record<string, { post: Json }>;
+  const post = webhooks[name]?.post;
+  if (!post) throw new Error(`the OpenAPI document has no webhook ${name}`);
+  return validate(schemaRef(post.requestBody as Json, `webhook ${name}`), body);
+}
+
+/** The webhook's header parameters: name (lowercase), required, and the value's schema. */
+export function webhookHeaders(name: string): Array<{ name: string; required: boolean; schema: Json }> {
+  if (!openapiPresent) return [];
+  const components = ((openapi as Json).components as Json).parameters as Record<string, Json>;
+  const post = ((openapi as Json).webhooks as Record<string, { post: Json }>)[name]?.post;
+  const params = (post?.parameters ?? []) as Array<{ $ref: string }>;
+  return params
+    .map((p) => components[p.$ref.split("/").pop() as string] as Json)
+    .filter((p) => p.in === "header")
+    .map((p) => ({ name: String(p.name).toLowerCase(), required: p.required === true, schema: p.schema as Json }));
+}
