@@ -13,6 +13,13 @@ export interface HeapUsage {
 export interface HeapProbe {
   usage(): Promise<HeapUsage>;
   collectGarbage(): Promise<void>;
+  /**
+   * Heap snapshot nodes (of any type) with each exact name, after the collection the snapshot
+   * makes: e.g. "workerd / DurableObjectState", one native node per live Durable Object
+   * instance (an instance of a class extending DurableObject is named DurableObjectBase, not
+   * after its class, so the class name cannot tell carts from checkouts).
+   */
+  countNodes(names: readonly string[]): Promise<Record<string, number>>;
   close(): void;
 }
 
@@ -24,7 +31,7 @@ export async function openHeapProbe(inspectorPort: number, name: string): Promis
     title?: string;
     webSocketDebuggerUrl?: string;
   }>;
-  const target = targets.find((t) => t.id.endsWith(`:${name}`) || t.title?.endsWith(`:${name}`));
+  const target = targets.find((t) => t.id === name || t.id.endsWith(`:${name}`) || t.title?.endsWith(`:${name}`));
   if (!target?.webSocketDebuggerUrl) {
     throw new Error(`no inspector target for ${name} (have ${targets.map((t) => t.id).join(", ")})`);
   }
@@ -35,11 +42,18 @@ export async function openHeapProbe(inspectorPort: number, name: string): Promis
   });
   let nextId = 1;
   const pending = new Map<number, (result: Record<string, unknown>) => void>();
+  let snapshotChunks: string[] = [];
   socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: Record<string, unknown> };
+    const message = JSON.parse(String(event.data)) as {
+      id?: number;
+      method?: string;
+      params?: { chunk?: string };
+      result?: Record<string, unknown>;
+    };
+    if (message.method === "HeapProfiler.addHeapSnapshotChunk") snapshotChunks.push(message.params?.chunk ?? "");
     if (message.id !== undefined) pending.get(message.id)?.(message.result ?? {});
   });
-  const send = (method: string) =>
+  const send = (method: string, params: Record<string, unknown> = {}) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const id = nextId++;
       const timer = setTimeout(() => reject(new Error(`inspector: no answer to ${method}`)), 60_000);
@@ -47,7 +61,7 @@ export async function openHeapProbe(inspectorPort: number, name: string): Promis
         clearTimeout(timer);
         resolve(result);
       });
-      socket.send(JSON.stringify({ id, method }));
+      socket.send(JSON.stringify({ id, method, params }));
     });
   const mb = (bytes: unknown) => Math.round(Number(bytes) / 1024 / 1024);
   return {
@@ -59,6 +73,29 @@ export async function openHeapProbe(inspectorPort: number, name: string): Promis
       await send("HeapProfiler.enable");
       await send("HeapProfiler.collectGarbage");
     },
+    async countNodes(names) {
+      snapshotChunks = [];
+      await send("HeapProfiler.enable");
+      await send("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
+      return countByName(JSON.parse(snapshotChunks.join("")) as HeapSnapshot, names);
+    },
     close: () => socket.close(),
   };
+}
+
+interface HeapSnapshot {
+  snapshot: { meta: { node_fields: string[] } };
+  nodes: number[];
+  strings: string[];
+}
+
+function countByName(heap: HeapSnapshot, names: readonly string[]): Record<string, number> {
+  const fields = heap.snapshot.meta.node_fields;
+  const nameAt = fields.indexOf("name");
+  const counts = Object.fromEntries(names.map((name) => [name, 0]));
+  for (let i = 0; i < heap.nodes.length; i += fields.length) {
+    const name = heap.strings[heap.nodes[i + nameAt] as number] as string;
+    if (Object.hasOwn(counts, name)) counts[name] = (counts[name] as number) + 1;
+  }
+  return counts;
 }

@@ -55,7 +55,7 @@ const PROFILE_BODY = JSON.stringify({
  * the body (as the real Worker does): workerd closes a keep-alive connection whose request
  * body was left unread, which would make every next request on it fail.
  */
-const BASELINE_SCRIPT = `export default {
+export const BASELINE_SCRIPT = `export default {
   async fetch(request) {
     await request.arrayBuffer();
     return new Response(JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }), {
