@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import committed from "../../public/.well-known/ucp?raw";
 import { verifyResponse } from "../../src/auth/http-signature";
 import { ADDRESS, pay } from "../helpers/checkout";
-import { validateCheckout } from "../helpers/official-schema";
+import { OFFICIAL, validateCheckout, validateOfficial } from "../helpers/official-schema";
 import { requestErrors, requiredHeaders, responseErrors } from "./openapi";
 import { type RestReply, rest } from "./rest-client";
 
@@ -155,5 +155,21 @@ describe("headers the OpenAPI document requires", { timeout: 30_000 }, () => {
     if (required.length === 0) return; // no spec material: nothing to compare with
     expect(required).toEqual(expect.arrayContaining(["ucp-agent", "request-id", "idempotency-key"]));
     expect(requiredHeaders("GET", "/orders/{id}")).toEqual(expect.arrayContaining(["ucp-agent", "request-id"]));
+  });
+});
+
+describe("negotiation over REST", { timeout: 30_000 }, () => {
+  it("a platform without the operation's capability gets a 200 capabilities_incompatible envelope", async () => {
+    const reply = await rest("POST", "/catalog/search", {
+      body: { query: "shoes" },
+      profile: "https://agent.test/profiles/checkout-only.json",
+    });
+    // The OpenAPI's search response has no error_response alternative (get_product's has): the
+    // envelope is checked against error_response.json itself.
+    expect(reply.status, reply.text).toBe(200);
+    expect(validateOfficial(OFFICIAL.errorResponse, reply.body).errors).toEqual([]);
+    expect(reply.body.ucp.status).toBe("error");
+    expect(reply.body.messages[0].code).toBe("capabilities_incompatible");
+    expect(reply.body.continue_url).toBe("https://shop.example.com");
   });
 });
