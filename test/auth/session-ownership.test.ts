@@ -167,10 +167,10 @@ describe("hand-off URLs", () => {
     const cart = await call(platformA(), "create_cart", {
       cart: { line_items: [{ item: { id: "item_456" }, quantity: 1 }] },
     });
-    expect(cart.continue_url).toMatch(/^https:\/\/shop\.example\.com\/continue\/[A-Za-z0-9_-]+$/);
+    expect(cart.continue_url).toMatch(/^https:\/\/shop\.example\.com\/cart\/[A-Za-z0-9_-]+$/);
     expect(cart.continue_url).not.toContain(cart.id);
     const checkout = await call(platformA(), "create_checkout", { checkout: checkoutBody });
-    expect(checkout.continue_url).toMatch(/^https:\/\/shop\.example\.com\/continue\/[A-Za-z0-9_-]+$/);
+    expect(checkout.continue_url).toMatch(/^https:\/\/shop\.example\.com\/checkout\/[A-Za-z0-9_-]+$/);
     expect(checkout.continue_url).not.toContain(checkout.id);
     const done = await call(
       platformA(),
@@ -178,7 +178,7 @@ describe("hand-off URLs", () => {
       { id: checkout.id, checkout: pay("success_token") },
       "a-complete-3",
     );
-    expect(done.order.permalink_url).toMatch(/^https:\/\/shop\.example\.com\/order\/[A-Za-z0-9_-]+$/);
+    expect(done.order.permalink_url).toMatch(/^https:\/\/shop\.example\.com\/orders\/[A-Za-z0-9_-]+$/);
     expect(done.order.permalink_url).not.toContain(done.order.id);
   });
 });
