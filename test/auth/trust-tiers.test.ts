@@ -79,7 +79,7 @@ describe("trust tiers", () => {
     const checkout = await anonymousCall("create_checkout", {
       checkout: { line_items: [{ item: { id: "item_456" }, quantity: 1 }] },
     });
-    expect(checkout.body.result.structuredContent.continue_url).toMatch(/^https:\/\/shop\.example\.com\/continue\//);
+    expect(checkout.body.result.structuredContent.continue_url).toMatch(/^https:\/\/shop\.example\.com\/checkout\//);
   });
 
   it("a merchant can open a tool to anonymous agents (TRUST.authenticated_tools)", async () => {
