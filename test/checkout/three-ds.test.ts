@@ -39,7 +39,7 @@ async function verified(): Promise<Json> {
   return checkout;
 }
 
-async function captures(spy: ReturnType<typeof vi.spyOn>): Promise<number> {
+async function captures(spy: { mock: { results: Array<{ value: unknown }> } }): Promise<number> {
   const kinds = await Promise.all(
     spy.mock.results.map(async (r) => (await (r.value as Promise<{ kind: string }>)).kind),
   );
