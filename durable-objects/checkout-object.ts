@@ -3,8 +3,10 @@
  * update and cancel are one transaction each. The object owns its completion: it marks the
  * attempt (transaction), runs reserve, charge and order outside any transaction, each keyed
  * by the attempt id it stored (checkout-completion.ts), and records the outcome
- * (transaction); its alarm resumes or undoes an abandoned attempt. Replies are values;
- * nothing is thrown for a domain outcome.
+ * (transaction); its alarm resumes or undoes an abandoned attempt. A charge that asks the
+ * buyer to verify (3-D Secure) leaves a payment verification the buyer answers on the
+ * challenge page (checkout-verification.ts). Replies are values; nothing is thrown for a
+ * domain outcome.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { CheckoutComplete, PaymentInstrument } from "../schemas/ucp/checkout";
