@@ -55,7 +55,7 @@ export function renderCart(
       ? html`<p class="notice" role="status">Your cart is empty.</p><p><a class="button" href="/">Continue shopping</a></p>`
       : html`<form method="post" action="${action}" class="card">
 ${csrfInput(ctx)}<input type="hidden" name="key" value="${key}">
-<table class="cart-lines">
+<table class="cart-lines fit">
 <caption class="visually-hidden">Items in your cart</caption>
 <thead><tr><th scope="col">Item</th><th scope="col" class="num">Price</th><th scope="col">Quantity</th><th scope="col" class="num">Total</th></tr></thead>
 <tbody>${lines.map((line) => lineRow(line, price))}</tbody>

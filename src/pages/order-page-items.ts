@@ -26,7 +26,7 @@ export function orderPrice(ctx: PageContext, order: OrderView, minor: number): s
 
 export function orderItems(ctx: PageContext, order: OrderView): SafeHtml {
   return html`<h2>Items</h2>
-<div class="card"><table>
+<div class="card fit"><table>
 <thead><tr><th scope="col">Item</th><th scope="col" class="num">Quantity</th><th scope="col">Shipped</th><th scope="col" class="num">Total</th></tr></thead>
 <tbody>${order.line_items.map((line) => {
     const image = safeUrl(line.item.image_url);

@@ -103,7 +103,7 @@ export function eventList(ctx: PageContext, order: OrderView): SafeHtml {
   return html`<h2>Shipments</h2>${
     events.length === 0
       ? html`<p class="muted">Nothing has shipped yet.</p>`
-      : html`<ol class="card events">${events.map((event) => {
+      : html`<ol class="card events fit">${events.map((event) => {
           const link = safeUrl(event.tracking_url);
           const tracking = event.tracking_number ?? "Track the package";
           return html`<li><strong>${words(event.type)}</strong> · <time datetime="${event.occurred_at}">${when(ctx, event.occurred_at)}</time>
@@ -118,7 +118,7 @@ ${(event.line_items ?? []).length > 0 ? html`<br><span class="muted">${(event.li
 export function adjustmentList(ctx: PageContext, order: OrderView): SafeHtml {
   const adjustments = order.adjustments ?? [];
   if (adjustments.length === 0) return html``;
-  return html`<h2>Refunds and changes</h2><ul class="card events">${adjustments.map((a) => {
+  return html`<h2>Refunds and changes</h2><ul class="card events fit">${adjustments.map((a) => {
     const money = (a.totals ?? []).reduce((sum, t) => sum + (t.type === "total" ? t.amount : 0), 0);
     return html`<li><strong>${words(a.type)}</strong> · <time datetime="${a.occurred_at}">${when(ctx, a.occurred_at)}</time> · ${words(a.status)}
 ${money !== 0 ? html`<br>${money < 0 ? "Back to you" : "Charged"}: ${orderPrice(ctx, order, Math.abs(money))}` : ""}

@@ -25,7 +25,7 @@ export async function orderPage(ctx: PageContext, token: string): Promise<Respon
     title: `Order ${order.id}`,
     personal: true,
     body: html`<h1>Your order</h1>
-<div class="card">
+<div class="card fit">
 <p>Order number <strong>${order.id}</strong></p>
 <p>Status: <span class="status">${status}</span></p>
 </div>

@@ -98,7 +98,7 @@ export async function testHandlerSpec(ctx: PageContext): Promise<Response> {
         ? "This store is in test mode: this handler is offered, and no money moves."
         : "This store is not in test mode: this handler is not offered and its tokens are refused."
     }</p>
-<div class="card">
+<div class="card fit">
 <p>A payment handler for trying out checkouts end to end without a payment provider. It exists
 only in test mode: no card data is collected or sent anywhere, and nothing is charged.</p>
 <table><tbody>
@@ -113,9 +113,9 @@ only in test mode: no card data is collected or sent anywhere, and nothing is ch
 <h2>Instrument</h2>
 <p>Send it in <code>payment.instruments</code> of <code>complete_checkout</code> (or
 <code>update_checkout</code>):</p>
-<pre class="card"><code>${JSON.stringify(example, null, 2)}</code></pre>
+<pre class="card fit"><code>${JSON.stringify(example, null, 2)}</code></pre>
 <h2>Test tokens</h2>
-<div class="card"><table>
+<div class="card fit"><table>
 <thead><tr><th scope="col">Token</th><th scope="col">Outcome</th></tr></thead>
 <tbody>
 <tr><td><code>${TEST_TOKENS.success}</code></td><td>Captured: the checkout completes and the order is placed.</td></tr>
@@ -126,7 +126,7 @@ only in test mode: no card data is collected or sent anywhere, and nothing is ch
 <h2>Test cards on the checkout page</h2>
 <p>A buyer paying on the store's checkout page types a card number; in test mode the page
 turns these numbers into the tokens above (any future expiry date and any security code):</p>
-<div class="card"><table>
+<div class="card fit"><table>
 <thead><tr><th scope="col">Card number</th><th scope="col">Token</th><th scope="col">Outcome</th></tr></thead>
 <tbody>${TEST_CARDS.map(
       ([number, token, outcome]) =>

@@ -130,7 +130,7 @@ function options(list: readonly DetailOption[] | undefined): SafeHtml {
 function variantTable(ctx: PageContext, variants: readonly CatalogVariant[]): SafeHtml {
   if (variants.length < 2) return html``;
   return html`<h2>All options</h2>
-<div class="card"><table>
+<div class="card fit"><table>
 <thead><tr><th scope="col">Option</th><th scope="col" class="num">Price</th><th scope="col">Availability</th></tr></thead>
 <tbody>${variants.map(
     (v) =>

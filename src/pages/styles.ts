@@ -63,6 +63,8 @@ dl.options dt{font-weight:600}
 dl.options dd{margin:0 0 .5rem}
 .cart-lines input[type=number]{width:4.5rem}
 .events li{margin:0 0 .75rem}
+.fit td,.fit th,.fit code,.fit strong,.fit li{overflow-wrap:anywhere}
+pre.fit{white-space:pre-wrap;overflow-wrap:anywhere;font-size:.875rem}
 ${CHECKOUT_CSS}
 @media (min-width:48rem){
   main{padding:1.5rem}

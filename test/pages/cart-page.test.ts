@@ -10,6 +10,10 @@ import { pageContext } from "../../src/pages/context";
 import { tool } from "../helpers/checkout";
 import { type Browser, cookieValue, getPage, locationPath, ORIGIN, submit } from "../helpers/pages";
 
+// Page budgets are per client address: this file is its own client, as on the internet.
+const octet = () => Math.floor(Math.random() * 254) + 1;
+const IP = `10.${octet()}.${octet()}.${octet()}`;
+
 // biome-ignore lint/suspicious/noExplicitAny: -- payloads are inspected structurally
 type Json = any;
 
@@ -46,7 +50,7 @@ async function buyerCheckout(id: string): Promise<Json> {
 
 describe("add to cart", () => {
   it("creates a cart the buyer's page shows and no agent can see; the next add goes to the same cart", async () => {
-    const browser: Browser = {};
+    const browser: Browser = { ip: IP };
     const { res } = await addToCart(browser, "runner-pro", "var_abc123_blue_10", 2);
     expect(res.status).toBe(303);
     const cartPath = locationPath(res);
@@ -79,7 +83,7 @@ describe("add to cart", () => {
   });
 
   it("a form sent twice adds once", async () => {
-    const browser: Browser = {};
+    const browser: Browser = { ip: IP };
     const first = await addToCart(browser, "runner-pro", "var_abc123_blue_10", 1);
     const cartPath = locationPath(first.res);
     const resent = await submit("/cart", first.form, { variant: "var_abc123_blue_10", quantity: "1" }, browser);
@@ -93,7 +97,7 @@ describe("add to cart", () => {
   });
 
   it("an out-of-stock variant goes back to the product page with the message; no cart is made", async () => {
-    const browser: Browser = {};
+    const browser: Browser = { ip: IP };
     const { res } = await addToCart(browser, "runner-pro", "var_abc123_green_9", 1);
     expect(res.status).toBe(409);
     const html = await res.text();
@@ -104,7 +108,7 @@ describe("add to cart", () => {
   });
 
   it("refuses a variant of another product, a bad quantity, and a form without its CSRF token", async () => {
-    const browser: Browser = {};
+    const browser: Browser = { ip: IP };
     const { html } = await getPage("/products/runner-pro", browser);
     const form = (html.match(/<form class="card" method="post" action="\/cart">[\s\S]*?<\/form>/) ?? [])[0] as string;
     const foreign = await submit("/cart", form, { variant: "var_def456_black_10", quantity: "1" }, browser);
@@ -123,7 +127,7 @@ describe("add to cart", () => {
 
 describe("cart page", () => {
   it("updates quantities (0 removes) through update_cart", async () => {
-    const browser: Browser = {};
+    const browser: Browser = { ip: IP };
     const first = await addToCart(browser, "runner-pro", "var_abc123_blue_10", 1);
     await addToCart(browser, "trail-master-x", "var_def456_black_10", 1);
     const cartPath = locationPath(first.res);
@@ -151,7 +155,7 @@ describe("cart page", () => {
   });
 
   it("checks out into the cart's one checkout: the checkout page at its continue_url, whose get_checkout holds the cart's items", async () => {
-    const browser: Browser = {};
+    const browser: Browser = { ip: IP };
     const added = await addToCart(browser, "runner-pro", "var_abc123_blue_10", 2);
     const cartPath = locationPath(added.res);
     const { html } = await getPage(cartPath, browser);
@@ -176,7 +180,7 @@ describe("cart page", () => {
     });
     const cart = created.body.result.structuredContent;
     const path = new URL(cart.continue_url).pathname;
-    const browser: Browser = {};
+    const browser: Browser = { ip: IP };
     const { html } = await getPage(path, browser);
     const res = await submit(path, cartForm(html, "checkout"), { action: "checkout" }, browser);
     expect(res.status).toBe(303);
@@ -194,15 +198,15 @@ describe("cart page", () => {
     });
     const cart = created.body.result.structuredContent;
     const path = new URL(cart.continue_url).pathname;
-    const shown = await getPage(path);
+    const shown = await getPage(path, { ip: IP });
     expect(shown.res.status).toBe(200);
     expect(shown.html).toContain("Runner Pro - Blue / Size 10");
     const token = path.split("/").pop() as string;
-    const tampered = await getPage(`/cart/${token.slice(0, -2)}${token.endsWith("AA") ? "BB" : "AA"}`);
+    const tampered = await getPage(`/cart/${token.slice(0, -2)}${token.endsWith("AA") ? "BB" : "AA"}`, { ip: IP });
     expect(tampered.res.status).toBe(404);
     expect(tampered.html).not.toContain("Runner Pro");
     await tool("cancel_cart", { id: cart.id }, crypto.randomUUID());
-    const canceled = await getPage(path);
+    const canceled = await getPage(path, { ip: IP });
     expect(canceled.res.status).toBe(410);
     expect(canceled.html).toContain("This cart is no longer available");
     expect(canceled.html).not.toContain("Runner Pro");

@@ -6,6 +6,10 @@ import { type Json, pay, readyCheckout } from "../helpers/checkout";
 import { officialSchemasPresent, validateOfficial } from "../helpers/official-schema";
 import { getPage, ORIGIN } from "../helpers/pages";
 
+// Page budgets are per client address: this file is its own client, as on the internet.
+const octet = () => Math.floor(Math.random() * 254) + 1;
+const IP = `10.${octet()}.${octet()}.${octet()}`;
+
 const CARD_INSTRUMENT = "https://ucp.dev/schemas/shopping/types/card_payment_instrument.json";
 
 /** The handler entry a checkout advertises for mock_payment_handler. */
@@ -19,7 +23,7 @@ async function advertised(): Promise<Json> {
 
 async function schemaValidator(): Promise<Validator> {
   const entry = await advertised();
-  const res = await getPage(new URL(entry.schema).pathname);
+  const res = await getPage(new URL(entry.schema).pathname, { ip: IP });
   const document = JSON.parse(res.html);
   expect(document.$id).toBe(entry.schema);
   const validator = new Validator(document, "2020-12", false);
@@ -31,7 +35,7 @@ describe("test payment handler documents", () => {
   it("the spec URL a checkout advertises is an HTML page naming the handler, instrument, credential, tokens and test cards", async () => {
     const entry = await advertised();
     expect(entry.spec).toBe(`${ORIGIN}/ucp/payment/test`);
-    const { res, html } = await getPage(new URL(entry.spec).pathname);
+    const { res, html } = await getPage(new URL(entry.spec).pathname, { ip: IP });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(html).toContain("<h1>Test payment handler</h1>");
@@ -53,7 +57,7 @@ describe("test payment handler documents", () => {
 
   it("the schema URL is a draft 2020-12 JSON Schema served as application/schema+json", async () => {
     const entry = await advertised();
-    const res = await getPage(new URL(entry.schema).pathname);
+    const res = await getPage(new URL(entry.schema).pathname, { ip: IP });
     expect(res.res.status).toBe(200);
     expect(res.res.headers.get("content-type")).toBe("application/schema+json");
     const document = JSON.parse(res.html);

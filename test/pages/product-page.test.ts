@@ -5,6 +5,10 @@ import { tool } from "../helpers/checkout";
 import { getPage } from "../helpers/pages";
 import { seedDemoCatalog } from "../helpers/seed-catalog";
 
+// Page budgets are per client address: this file is its own client, as on the internet.
+const octet = () => Math.floor(Math.random() * 254) + 1;
+const IP = `10.${octet()}.${octet()}.${octet()}`;
+
 // biome-ignore lint/suspicious/noExplicitAny: -- payloads are inspected structurally
 type Json = any;
 
@@ -32,7 +36,7 @@ function catalogWithHostileProduct() {
 
 describe("product page", () => {
   it("shows get_product's product: title, images, description, options, every variant with price and availability", async () => {
-    const { res, html } = await getPage("/products/runner-pro");
+    const { res, html } = await getPage("/products/runner-pro", { ip: IP });
     expect(res.status).toBe(200);
     const reply = await tool("get_product", { catalog: { id: "prod_abc123" } });
     const product = reply.body.result.structuredContent.product;
@@ -59,18 +63,18 @@ describe("product page", () => {
   it("get_product takes the handle the product URL names; an unknown handle is an HTML 404", async () => {
     const reply = await tool("get_product", { catalog: { id: "runner-pro" } });
     expect(reply.body.result.structuredContent.product.id).toBe("prod_abc123");
-    const missing = await getPage("/products/no-such-product");
+    const missing = await getPage("/products/no-such-product", { ip: IP });
     expect(missing.res.status).toBe(404);
     expect(missing.res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(missing.html).toContain("Page not found");
     // The page is the handle's: a product id is not a second address for it.
-    expect((await getPage("/products/prod_abc123")).res.status).toBe(404);
+    expect((await getPage("/products/prod_abc123", { ip: IP })).res.status).toBe(404);
   });
 
   it("a product title containing <script> and quotes renders as text, and so do its description and variants", async () => {
     await seedDemoCatalog(catalogWithHostileProduct());
     try {
-      const { res, html } = await getPage("/products/hostile-product");
+      const { res, html } = await getPage("/products/hostile-product", { ip: IP });
       expect(res.status).toBe(200);
       const escaped =
         "&lt;script&gt;alert(1)&lt;/script&gt; &quot;Quoted&quot; &amp; &#39;single&#39; &lt;img src=x onerror=alert(2)&gt;";
@@ -85,7 +89,7 @@ describe("product page", () => {
       // The only scripts on the page are none: the product page needs no JavaScript.
       expect(html).not.toMatch(/<script\b/);
       // The storefront card escapes it too.
-      const search = await getPage("/?q=quoted");
+      const search = await getPage("/?q=quoted", { ip: IP });
       expect(search.html).toContain(`>${escaped}</a></h3>`);
       expect(search.html).not.toContain("<script>alert");
     } finally {
