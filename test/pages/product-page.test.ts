@@ -1,9 +1,11 @@
 /** `/products/<handle>`: get_product for the buyer, every variant's price and availability, and "Add to cart". */
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import demo from "../../data/demo-catalog.json";
 import { tool } from "../helpers/checkout";
 import { getPage } from "../helpers/pages";
 import { seedDemoCatalog } from "../helpers/seed-catalog";
+import { ADMIN_TOKEN } from "../order/order-helpers";
 
 // Page budgets are per client address: this file is its own client, as on the internet.
 const octet = () => Math.floor(Math.random() * 254) + 1;
@@ -58,6 +60,33 @@ describe("product page", () => {
     expect(html).toContain("$120.00 – $150.00");
     // The form holds this browser's CSRF token: private caches only.
     expect(res.headers.get("cache-control")).toBe("private, max-age=60");
+  });
+
+  it("shows live availability: a variant the merchant sells out reads Out of stock and cannot be chosen", async () => {
+    const variant = "var_abc123_blue_8";
+    const row = /<tr><th scope="row">Blue \/ Size 8<\/th><td class="num">[^<]+<\/td><td>([^<]+)<\/td><\/tr>/;
+    const before = await getPage("/products/runner-pro", { ip: IP });
+    expect(row.exec(before.html)?.[1]).toBe("In stock");
+    const setStock = (units: number) =>
+      exports.default.fetch(`https://shop.example.com/admin/inventory/${variant}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` },
+        body: JSON.stringify({ set: units }),
+      });
+    expect((await setStock(0)).status).toBe(200);
+    try {
+      // The catalog's availability overlay is re-read every 2 s.
+      let html = "";
+      for (let waited = 0; waited <= 5_000; waited += 250) {
+        html = (await getPage("/products/runner-pro", { ip: IP })).html;
+        if (row.exec(html)?.[1] !== "In stock") break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(row.exec(html)?.[1]).toBe("Out of stock");
+      expect(html).toMatch(new RegExp(`<option value="${variant}" disabled>[^<]*Out of stock</option>`));
+    } finally {
+      expect((await setStock(20)).status).toBe(200);
+    }
   });
 
   it("get_product takes the handle the product URL names; an unknown handle is an HTML 404", async () => {
