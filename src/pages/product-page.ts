@@ -65,8 +65,9 @@ export function renderProduct(ctx: PageContext, product: DetailProduct, problem?
   return renderPage(ctx, {
     title: product.title,
     status: problem?.status ?? 200,
-    // The add-to-cart form carries this browser's CSRF token: no shared cache may keep it.
-    headers: { "cache-control": "private, max-age=60" },
+    // The add-to-cart form carries this browser's CSRF token and a fresh idempotency key: a
+    // page kept by a cache (or brought back by Back) would replay the last add, not add again.
+    personal: true,
     body: html`<div class="split">
 <section aria-label="Images">${
       pictures.length > 0

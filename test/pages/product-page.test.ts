@@ -58,8 +58,8 @@ describe("product page", () => {
     expect(html).toContain('<form class="card" method="post" action="/cart">');
     expect(html).toMatch(/<input type="hidden" name="_csrf" value="[A-Za-z0-9_-]+">/);
     expect(html).toContain("$120.00 – $150.00");
-    // The form holds this browser's CSRF token: private caches only.
-    expect(res.headers.get("cache-control")).toBe("private, max-age=60");
+    // The form holds this browser's CSRF token and a one-use idempotency key: never cached.
+    expect(res.headers.get("cache-control")).toBe("no-store");
   });
 
   it("shows live availability: a variant the merchant sells out reads Out of stock and cannot be chosen", async () => {
