@@ -41,16 +41,27 @@ interface Both {
 }
 
 /** The same call over both transports; `key` is sent as meta["idempotency-key"] and as the Idempotency-Key header. */
-async function both(tool: string, args: Record<string, unknown>, ids?: { mcp?: string; rest?: string }, key?: string) {
+async function both(
+  tool: string,
+  shared: Record<string, unknown>,
+  ids?: { mcp?: string; rest?: string },
+  key?: string,
+  /** Arguments that name each transport's own resources (a cart_id). */
+  own?: { mcp: Record<string, unknown>; rest: Record<string, unknown> },
+) {
   const route = ROUTES[tool];
   if (!route) throw new Error(`no route for ${tool}`);
-  const withId = (id?: string) => (id === undefined ? args : { ...args, id });
+  const withId = (id: string | undefined, args: Record<string, unknown>) => (id === undefined ? args : { ...args, id });
   const mcpKey = key === undefined ? undefined : `${key}-mcp`;
   const mcp = await rpc("tools/call", {
     name: tool,
-    arguments: { meta: meta(FULL_PROFILE, mcpKey ? { "idempotency-key": mcpKey } : {}), ...withId(ids?.mcp) },
+    arguments: {
+      meta: meta(FULL_PROFILE, mcpKey ? { "idempotency-key": mcpKey } : {}),
+      ...withId(ids?.mcp, own?.mcp ?? shared),
+    },
   });
-  const body = route.body ? (args[route.body] as unknown) : undefined;
+  const restArgs = own?.rest ?? shared;
+  const body = route.body ? (restArgs[route.body] as unknown) : undefined;
   const sign = tool === "complete_checkout" || tool === "get_order";
   const restReply = await rest(route.method, route.path(ids?.rest), {
     ...(body === undefined ? {} : { body }),
@@ -159,9 +170,48 @@ describe("contract: every tool gives the same payload over MCP and REST", { time
     });
   });
 
+  it("business outcomes: filters, discounts, cart conversion, a declined payment, unknown items and sessions", async () => {
+    expectSame(await both("search_catalog", { catalog: { query: "shoes", filters: { price: { max: 9000 } } } }));
+    const cart = expectSame(
+      await both("create_cart", { cart: { ...LINES, discounts: { codes: ["SAVE10", "NOPE"] } } }),
+      {
+        ids: true,
+      },
+    );
+    const converted = expectSame(
+      await both("create_checkout", { checkout: { cart_id: cart.mcp.id } }, undefined, undefined, {
+        mcp: { checkout: { cart_id: cart.mcp.id } },
+        rest: { checkout: { cart_id: cart.rest.id } },
+      }),
+      { ids: true },
+    );
+    const ship = {
+      checkout: { ...LINES, buyer: BUYER, fulfillment: { methods: [{ type: "shipping", destinations: [ADDRESS] }] } },
+    };
+    const ids = { mcp: converted.mcp.id, rest: converted.rest.id };
+    expectSame(await both("update_checkout", ship, ids), { ids: true });
+    const declined = expectSame(
+      await both("complete_checkout", { checkout: pay("fail_token") }, ids, crypto.randomUUID()),
+      {
+        ids: true,
+      },
+    );
+    expect(declined.rest.messages.map((m: Json) => m.code)).toContain("payment_failed");
+    expectSame(
+      await both("create_checkout", { checkout: { line_items: [{ item: { id: "no_such_item" }, quantity: 1 }] } }),
+      {
+        ids: true,
+      },
+    );
+    expectSame(await both("get_checkout", {}, { mcp: "chk_nope", rest: "chk_nope" }));
+  });
+
   it("protocol errors: the same code and details, as a JSON-RPC error and as a REST status", async () => {
     const invalid = await both("create_checkout", { checkout: { line_items: [{ item: {}, quantity: 0 }] } });
     expect(expectSameError(invalid, 400, "invalid_request").code).toBe(-32602);
+    const ids = Array.from({ length: 200 }, (_, i) => `id_${i}`);
+    const tooMany = await both("lookup_catalog", { catalog: { ids } });
+    expect(expectSameError(tooMany, 400, "request_too_large").code).toBe(-32602);
     const unkeyed = await both("cancel_cart", {}, { mcp: "cart_x", rest: "cart_x" });
     // The key's carrier is named in the text: meta["idempotency-key"] over MCP, the header over REST.
     expect(unkeyed.mcp.body.error.message).toBe('cancel_cart requires meta["idempotency-key"]');
