@@ -43,6 +43,12 @@ describe("REST protocol errors", { timeout: 30_000 }, () => {
     }
   });
 
+  it("a body over 1 MiB: 413 request_too_large, before anything else is read", async () => {
+    const reply = await rest("POST", "/carts", { body: JSON.stringify({ pad: "x".repeat(1024 * 1024) }) });
+    expect(reply.status, reply.text).toBe(413);
+    expect(reply.body.code).toBe("request_too_large");
+  });
+
   it("invalid arguments: 400 with JSONPaths into the body (not into the MCP arguments)", async () => {
     const reply = await rest("POST", "/checkout-sessions", { body: { line_items: [{ item: {}, quantity: -1 }] } });
     expect(reply.status, reply.text).toBe(400);
@@ -101,6 +107,9 @@ describe("REST protocol errors", { timeout: 30_000 }, () => {
     const own = await rest("POST", "/carts", { body: LINE, headers: { "x-api-key": apiKey } });
     expect(own.status, own.text).toBe(201);
     expect(own.headers.get("ucp-trust-tier")).toBe("authenticated");
+    const bearer = await rest("POST", "/carts", { body: LINE, headers: { authorization: `Bearer ${apiKey}` } });
+    expect(bearer.status, bearer.text).toBe(201);
+    expect(bearer.headers.get("ucp-trust-tier")).toBe("authenticated");
     const other = await rest("POST", "/carts", {
       body: LINE,
       headers: { "x-api-key": apiKey },
