@@ -55,9 +55,9 @@ export function renderCart(
       ? html`<p class="notice" role="status">Your cart is empty.</p><p><a class="button" href="/">Continue shopping</a></p>`
       : html`<form method="post" action="${action}" class="card">
 ${csrfInput(ctx)}<input type="hidden" name="key" value="${key}">
-<table class="cart-lines fit">
+<table class="cart-lines">
 <caption class="visually-hidden">Items in your cart</caption>
-<thead><tr><th scope="col">Item</th><th scope="col" class="num">Price</th><th scope="col">Quantity</th><th scope="col" class="num">Total</th></tr></thead>
+<thead><tr><th scope="col">Item</th><th scope="col">Quantity</th><th scope="col" class="num">Total</th></tr></thead>
 <tbody>${lines.map((line) => lineRow(line, price))}</tbody>
 </table>
 <p class="muted" id="qty-hint">Set a quantity to 0 to remove the item.</p>
@@ -85,8 +85,7 @@ function lineRow(line: CartLine, price: (minor: number) => string): SafeHtml {
   const total = line.totals.find((t) => t.type === "total")?.amount ?? line.item.price * line.quantity;
   const field = `q-${line.id}`;
   return html`<tr>
-<th scope="row"><div class="row">${image ? html`<img class="thumb" src="${image}" alt="" loading="lazy" width="64" height="64">` : ""}<span>${line.item.title}</span></div></th>
-<td class="num">${price(line.item.price)}</td>
+<th scope="row"><div class="row">${image ? html`<img class="thumb" src="${image}" alt="" loading="lazy" width="64" height="64">` : ""}<span>${line.item.title}<br><span class="muted">${price(line.item.price)} each</span></span></div></th>
 <td><label class="visually-hidden" for="${field}">Quantity of ${line.item.title}</label><input id="${field}" type="number" name="${QTY_PREFIX}${line.id}" value="${line.quantity}" min="0" max="999" step="1" inputmode="numeric" aria-describedby="qty-hint"></td>
 <td class="num">${price(total)}</td>
 </tr>`;

@@ -23,7 +23,7 @@ import {
 
 interface DetailOption {
   readonly name: string;
-  readonly values: ReadonlyArray<{ readonly label: string; readonly available?: boolean; readonly exists?: boolean }>;
+  readonly values: ReadonlyArray<{ readonly label: string }>;
 }
 
 type DetailProduct = CatalogProduct & { readonly options?: readonly DetailOption[] };
@@ -84,7 +84,7 @@ export function renderProduct(ctx: PageContext, product: DetailProduct, problem?
 ${anyAvailable ? "" : html`<p class="stock out">Out of stock</p>`}
 ${addToCartForm(ctx, product, problem)}
 ${paragraphs(text)}
-${options(product.options)}
+${options(product.options, product.variants)}
 </section>
 </div>
 ${variantTable(ctx, product.variants)}`,
@@ -118,12 +118,23 @@ ${product.variants.map((v) => {
 </form>`;
 }
 
-function options(list: readonly DetailOption[] | undefined): SafeHtml {
+/**
+ * Each option's values, "sold out" when no variant with that value can be bought. Read from
+ * the variants rather than get_product's per-value signals: those are relative to one
+ * selection (the featured variant's), and this page shows every variant at once.
+ */
+function options(list: readonly DetailOption[] | undefined, variants: readonly CatalogVariant[]): SafeHtml {
   if (!list || list.length === 0) return html``;
+  const label = (option: string, value: string) => {
+    const having = variants.filter((v) => v.options?.some((o) => o.name === option && o.label === value));
+    if (having.length === 0) return undefined;
+    return having.some(isAvailable) ? value : `${value} (sold out)`;
+  };
   return html`<h2>Options</h2><dl class="options">${list.map(
     (option) =>
       html`<dt>${option.name}</dt><dd>${option.values
-        .map((v) => (v.available === false ? `${v.label} (sold out)` : v.label))
+        .map((v) => label(option.name, v.label))
+        .filter((text) => text !== undefined)
         .join(", ")}</dd>`,
   )}</dl>`;
 }

@@ -56,13 +56,15 @@ ul.grid,ul.row{list-style:none;padding:0;margin:0 0 1rem}
 .stock.out{font-weight:700;color:#b3261e}
 label.inline{display:inline;margin:0;font-weight:400}
 .search .row{flex-wrap:nowrap;margin-top:.5rem}
-.search input[type=search]{flex:1}
+.search input[type=search]{flex:1;min-width:0}
+.search .row input[type=checkbox]{flex:none;width:1.25rem;height:1.25rem;margin:0}
 .pager{margin:1rem 0}
 .gallery{margin-top:.5rem}
 dl.options dt{font-weight:600}
 dl.options dd{margin:0 0 .5rem}
 .cart-lines input[type=number]{width:4.5rem}
 .events li{margin:0 0 .75rem}
+img.product-img{height:auto}
 .fit td,.fit th,.fit code,.fit strong,.fit li{overflow-wrap:anywhere}
 pre.fit{white-space:pre-wrap;overflow-wrap:anywhere;font-size:.875rem}
 ${CHECKOUT_CSS}

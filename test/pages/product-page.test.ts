@@ -45,7 +45,9 @@ describe("product page", () => {
     expect(html).toContain(`<h1>${product.title}</h1>`);
     expect(html).toContain(`src="${product.media[0].url}"`);
     expect(html).toContain(product.description.plain);
-    expect(html).toContain("<dt>Color</dt>");
+    // A value is sold out when no variant with it can be bought (Green: 9, 10, 11 all out; 11 still comes in Red).
+    expect(html).toContain("<dt>Color</dt><dd>Blue, Red, Green (sold out)</dd>");
+    expect(html).toContain("<dt>Size</dt><dd>8, 9, 10, 11, 12</dd>");
     for (const variant of product.variants) {
       expect(html).toContain(`<option value="${variant.id}"`);
       const row = new RegExp(
