@@ -19,7 +19,7 @@ import { authError, storeMisconfigured } from "../ucp/errors";
 import { profileFromHeader } from "../ucp/ucp-agent";
 import { REST_CORS } from "./cors";
 import { type RestOperation, restOperation, toolArguments } from "./operations";
-import { errorReply, payloadReply, type RestReply, requestError } from "./wire";
+import { errorReply, payloadReply, productNotFound, type RestReply, requestError } from "./wire";
 
 /** As on MCP: the outer bound of any request; tool arguments have tighter per-tier limits. */
 export const REST_MAX_BODY_BYTES = 1024 * 1024;
@@ -119,9 +119,12 @@ async function run(
       }
     }
     const outcome = await callTool(tool, call, scope);
+    const notFound = outcome.ok ? undefined : productNotFound(outcome.error, tool.name);
     const reply = outcome.ok
       ? payloadReply(outcome.value, operation.creates)
-      : errorReply(outcome.error, tool.name, operation.body);
+      : notFound
+        ? payloadReply(notFound, false)
+        : errorReply(outcome.error, tool.name, operation.body);
     return { reply, tier };
   } catch (e) {
     if (e instanceof StoreMisconfigured) {

@@ -7,6 +7,7 @@
 import { RawJson } from "../lib/raw-json";
 import { isPlainObject } from "../lib/safe-json";
 import type { UcpPayload } from "../tools/types";
+import { CAPABILITY, UCP_VERSION } from "../ucp/capabilities";
 import type { ProtocolError } from "../ucp/errors";
 
 export interface RestReply {
@@ -32,6 +33,25 @@ export function payloadReply(payload: UcpPayload, creates: boolean): RestReply {
   const text = payload instanceof RawJson ? payload.text : JSON.stringify(payload);
   const outcome = failed ? (FIRST_MESSAGE_CODE.exec(text)?.[1] ?? "error") : "ok";
   return { status: creates && !failed ? 201 : 200, body: new RawJson(text), headers: {}, outcome };
+}
+
+/**
+ * get_product's unknown id: MCP keeps seed 004's -32602 (docs/decisions.md, catalog), while
+ * catalog/rest.md "Product Not Found" is a 200 error envelope with `not_found`, unrecoverable.
+ * The tool only runs after negotiation, so the version and capability are the negotiated ones.
+ */
+export function productNotFound(error: ProtocolError, tool: string): UcpPayload | undefined {
+  const id = error.data?.id;
+  if (tool !== "get_product" || error.rpcCode !== -32602 || error.message !== "Product not found") return undefined;
+  if (typeof id !== "string") return undefined;
+  return {
+    ucp: {
+      version: UCP_VERSION,
+      status: "error",
+      capabilities: { [CAPABILITY.catalogLookup]: [{ version: UCP_VERSION }] },
+    },
+    messages: [{ type: "error", code: "not_found", content: `Product not found: ${id}`, severity: "unrecoverable" }],
+  };
 }
 
 /** The tool argument the body fills; its JSONPaths are rewritten to start at the body. */

@@ -8,7 +8,9 @@
  * - hand-off URLs (`continue_url`, `permalink_url`): sealed tokens minted per response;
  * - `expires_at`: a session's expiry runs from its last change, so two changes differ by ms;
  * - protocol errors: a JSON-RPC `error` over MCP, `{ code, content, ...data }` with the
- *   status over REST (invalid arguments 400, JSONPaths relative to the REST body).
+ *   status over REST (invalid arguments 400, JSONPaths relative to the REST body);
+ * - get_product's unknown id: -32602 over MCP (seed 004), a 200 `not_found` envelope over
+ *   REST (catalog/rest.md).
  */
 import { describe, expect, it } from "vitest";
 import { pay } from "../helpers/checkout";
@@ -212,6 +214,17 @@ describe("contract: every tool gives the same payload over MCP and REST", { time
     const ids = Array.from({ length: 200 }, (_, i) => `id_${i}`);
     const tooMany = await both("lookup_catalog", { catalog: { ids } });
     expect(expectSameError(tooMany, 400, "request_too_large").code).toBe(-32602);
+    const unknown = await both("get_product", { catalog: { id: "prod_invalid" } });
+    expect(unknown.mcp.body.error).toEqual({
+      code: -32602,
+      message: "Product not found",
+      data: { id: "prod_invalid" },
+    });
+    expect(unknown.rest.status).toBe(200);
+    expect(unknown.rest.body.messages[0]).toMatchObject({
+      code: "not_found",
+      content: "Product not found: prod_invalid",
+    });
     const unkeyed = await both("cancel_cart", {}, { mcp: "cart_x", rest: "cart_x" });
     // The key's carrier is named in the text: meta["idempotency-key"] over MCP, the header over REST.
     expect(unkeyed.mcp.body.error.message).toBe('cancel_cart requires meta["idempotency-key"]');

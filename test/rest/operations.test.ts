@@ -44,6 +44,21 @@ describe("catalog over REST", { timeout: 30_000 }, () => {
     expect(detail.body.product.id).toBe("prod_abc123");
   });
 
+  it("an unknown product is a 200 error envelope, not_found and unrecoverable (catalog/rest.md Product Not Found)", async () => {
+    const reply = await rest("POST", "/catalog/product", { body: { id: "prod_invalid" } });
+    expectOperation(reply, "POST", "/catalog/product", 200);
+    expect(reply.body).toEqual({
+      ucp: {
+        version: "2026-04-08",
+        status: "error",
+        capabilities: { "dev.ucp.shopping.catalog.lookup": [{ version: "2026-04-08" }] },
+      },
+      messages: [
+        { type: "error", code: "not_found", content: "Product not found: prod_invalid", severity: "unrecoverable" },
+      ],
+    });
+  });
+
   it("a lookup over the batch limit is 400 request_too_large (catalog/rest.md conformance 5)", async () => {
     const ids = Array.from({ length: 200 }, (_, i) => `id_${i}`);
     const reply = await rest("POST", "/catalog/lookup", { body: { ids } });
