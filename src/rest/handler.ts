@@ -119,13 +119,10 @@ async function run(
       }
     }
     const outcome = await callTool(tool, call, scope);
-    const notFound = outcome.ok ? undefined : productNotFound(outcome.error, tool.name);
-    const reply = outcome.ok
-      ? payloadReply(outcome.value, operation.creates)
-      : notFound
-        ? payloadReply(notFound, false)
-        : errorReply(outcome.error, tool.name, operation.body);
-    return { reply, tier };
+    if (outcome.ok) return { reply: payloadReply(outcome.value, operation.creates), tier };
+    const notFound = productNotFound(outcome.error, tool.name);
+    if (notFound) return { reply: payloadReply(notFound, false), tier };
+    return { reply: errorReply(outcome.error, tool.name, operation.body), tier };
   } catch (e) {
     if (e instanceof StoreMisconfigured) {
       console.error(`store misconfigured (fix wrangler.toml, \`npm run check:config\`): ${e.problems.join("; ")}`);
