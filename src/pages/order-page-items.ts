@@ -13,13 +13,6 @@ const TOTAL_LABELS: Record<string, string> = {
   total: "Total",
 };
 
-const LINE_STATUS: Record<string, string> = {
-  processing: "Preparing",
-  partial: "Partly shipped",
-  fulfilled: "Shipped",
-  removed: "Canceled",
-};
-
 export function orderPrice(ctx: PageContext, order: OrderView, minor: number): string {
   return formatMoney(minor, order.currency ?? ctx.config.currency, ctx.config.storefront.locale);
 }
@@ -27,15 +20,14 @@ export function orderPrice(ctx: PageContext, order: OrderView, minor: number): s
 export function orderItems(ctx: PageContext, order: OrderView): SafeHtml {
   return html`<h2>Items</h2>
 <div class="card fit"><table>
-<thead><tr><th scope="col">Item</th><th scope="col" class="num">Quantity</th><th scope="col">Shipped</th><th scope="col" class="num">Total</th></tr></thead>
+<thead><tr><th scope="col">Item</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Total</th></tr></thead>
 <tbody>${order.line_items.map((line) => {
     const image = safeUrl(line.item.image_url);
     const total = line.totals?.find((t) => t.type === "total")?.amount ?? line.item.price * line.quantity.total;
     const changed = line.quantity.original !== line.quantity.total;
     return html`<tr>
-<th scope="row"><div class="row">${image ? html`<img class="thumb" src="${image}" alt="" loading="lazy" width="64" height="64">` : ""}<span>${line.item.title}</span></div></th>
-<td class="num">${line.quantity.total}${changed ? html` <span class="muted">(ordered ${line.quantity.original})</span>` : ""}</td>
-<td>${line.quantity.fulfilled} of ${line.quantity.total} · ${LINE_STATUS[line.status ?? ""] ?? line.status ?? ""}</td>
+<th scope="row"><div class="row">${image ? html`<img class="thumb" src="${image}" alt="" loading="lazy" width="64" height="64">` : ""}<span>${line.item.title}<br><span class="muted">${line.status === "removed" ? "Canceled" : `${line.quantity.fulfilled} of ${line.quantity.total} shipped`}</span></span></div></th>
+<td class="num">${line.quantity.total}${changed ? html`<br><span class="muted">(ordered ${line.quantity.original})</span>` : ""}</td>
 <td class="num">${orderPrice(ctx, order, total)}</td>
 </tr>`;
   })}</tbody>

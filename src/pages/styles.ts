@@ -65,7 +65,7 @@ dl.options dd{margin:0 0 .5rem}
 .cart-lines input[type=number]{width:4.5rem}
 .events li{margin:0 0 .75rem}
 img.product-img{height:auto}
-.fit td,.fit th,.fit code,.fit strong,.fit li{overflow-wrap:anywhere}
+.fit td,.fit code,.fit strong,.fit li{overflow-wrap:anywhere}
 pre.fit{white-space:pre-wrap;overflow-wrap:anywhere;font-size:.875rem}
 ${CHECKOUT_CSS}
 @media (min-width:48rem){

@@ -18,7 +18,7 @@ describe("order page", () => {
     expect(html).toContain(`<strong>${orderId}</strong>`);
     expect(html).toContain('<span class="status">Confirmed, preparing to ship</span>');
     expect(html).toContain("Runner Pro - Blue / Size 10");
-    expect(html).toContain("0 of 2 · Preparing");
+    expect(html).toContain("0 of 2 shipped");
     const total = order.totals.find((t: { type: string }) => t.type === "total").amount;
     expect(html).toContain(`<tr class="total"><td>Total</td><td class="num">$${(total / 100).toFixed(2)}</td></tr>`);
     expect(html).toContain("123 Main St<br>Springfield IL 62701<br>US");
@@ -44,7 +44,7 @@ describe("order page", () => {
       '<a href="https://www.ups.com/track?tracknum=1Z999&amp;loc=en_US" rel="noreferrer noopener" target="_blank">1Z999',
     );
     expect(html).toContain("Left the &lt;warehouse&gt;");
-    expect(html).toContain("1 of 1 · Shipped");
+    expect(html).toContain("1 of 1 shipped");
 
     const refund = await admin(
       orderId,
