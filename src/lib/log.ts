@@ -34,7 +34,7 @@ export function logRequest(request: Request, log: RequestLog, status: number, no
       log: "request",
       request_id: log.id,
       method: request.method,
-      path: new URL(request.url).pathname.slice(0, MAX_FIELD),
+      path: loggedPath(new URL(request.url).pathname),
       rpc: facts.rpc,
       tool: facts.tool,
       profile: facts.profile?.slice(0, MAX_FIELD),
@@ -44,6 +44,16 @@ export function logRequest(request: Request, log: RequestLog, status: number, no
       duration_ms: now - log.startedAt,
     }),
   );
+}
+
+/**
+ * Hand-off tokens open a buyer's session (src/lib/handoff-token.ts): they are credentials and
+ * never reach the logs. `/checkout/<token>/verify` is logged as `/checkout/<token>/verify`.
+ */
+const TOKEN_PATH = /^\/(cart|checkout|orders|continue|order)\/[^/]+/;
+
+export function loggedPath(pathname: string): string {
+  return pathname.replace(TOKEN_PATH, "/$1/<token>").slice(0, MAX_FIELD);
 }
 
 export type OrderEvent = "created" | "fulfillment" | "adjustment" | "webhook_delivered" | "webhook_failed";

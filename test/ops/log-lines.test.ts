@@ -109,6 +109,23 @@ describe("one log line per request", () => {
   });
 });
 
+describe("no credentials in logs", () => {
+  it("logs a buyer page's path without its hand-off token", async () => {
+    const checkout = await readyCheckout([{ id: "item_123", quantity: 1 }]);
+    const url = new URL(checkout.continue_url);
+    const token = url.pathname.split("/")[2] as string;
+    for (const path of [url.pathname, `${url.pathname}/verify`, `/continue/${token}`, `/orders/${token}`]) {
+      await exports.default.fetch(`https://shop.example.com${path}`, { redirect: "manual" });
+    }
+    const logged = lines("request").map((l) => l.path);
+    expect(logged).toEqual(
+      expect.arrayContaining(["/checkout/<token>", "/checkout/<token>/verify", "/continue/<token>", "/orders/<token>"]),
+    );
+    const all = log.mock.calls.flat().map(String).join("\n");
+    expect(all).not.toContain(token);
+  });
+});
+
 describe("one log line per order event", () => {
   it("created, fulfillment, adjustment, webhook delivered and failed", async () => {
     // Sessions belong to their platform: the checkout is made under the profile that completes it.
