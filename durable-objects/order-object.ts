@@ -140,8 +140,13 @@ export class OrderObject extends DurableObject<Env> {
     const now = Date.now();
     const order = this.#load();
     if (order) {
-      const merchant = merchantConfig(this.env).name;
-      await deliverDue(sql, notificationSender(this.env), (row) => orderConfirmation(order, row.to, merchant), now);
+      const { name, storefront } = merchantConfig(this.env);
+      await deliverDue(
+        sql,
+        notificationSender(this.env),
+        (row) => orderConfirmation(order, row.to, name, storefront.locale),
+        now,
+      );
     }
     await this.#settle();
     await this.#deliverWebhooks();

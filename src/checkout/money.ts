@@ -37,13 +37,27 @@ export function allocateLargestRemainder(total: number, weights: readonly number
 }
 
 /** "$25.00" for (2500, "USD"); bare minor units when no valid currency is known. */
-export function formatMinor(amount: number, currency: string | undefined): string {
+export function formatMinor(amount: number, currency: string | undefined, locale = "en-US"): string {
   if (!currency) return `${amount} (minor units)`;
   try {
-    const format = new Intl.NumberFormat("en-US", { style: "currency", currency });
+    const format = currencyFormat(locale, currency);
     const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
     return format.format(amount / 10 ** digits);
   } catch {
     return `${amount} ${currency} (minor units)`;
   }
+}
+
+const formats = new Map<string, Intl.NumberFormat>();
+
+/** One store has one currency and locale: the cache stays tiny (bounded for tests that vary them). */
+function currencyFormat(locale: string, currency: string): Intl.NumberFormat {
+  const key = `${locale}|${currency}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: "currency", currency });
+    if (formats.size >= 16) formats.clear();
+    formats.set(key, format);
+  }
+  return format;
 }

@@ -31,8 +31,14 @@ const TOTAL_LABELS: Readonly<Record<string, string>> = {
   total: "Total",
 };
 
-export function orderConfirmation(order: OrderState, to: string, merchantName: string): NotificationMessage {
-  const view = confirmationView(order, merchantName);
+/** `locale` (MERCHANT_LOCALE) formats the amounts as the store's pages do. */
+export function orderConfirmation(
+  order: OrderState,
+  to: string,
+  merchantName: string,
+  locale = "en-US",
+): NotificationMessage {
+  const view = confirmationView(order, merchantName, locale);
   return {
     kind: ORDER_CONFIRMATION,
     id: `${ORDER_CONFIRMATION}.${order.id}`,
@@ -43,8 +49,8 @@ export function orderConfirmation(order: OrderState, to: string, merchantName: s
   };
 }
 
-export function confirmationView(order: OrderState, merchantName: string): ConfirmationView {
-  const money = (amount: number) => formatMinor(amount, order.currency);
+export function confirmationView(order: OrderState, merchantName: string, locale = "en-US"): ConfirmationView {
+  const money = (amount: number) => formatMinor(amount, order.currency, locale);
   const totals = order.totals.filter((t) => t.amount !== 0 || t.type === "total");
   return {
     merchantName,

@@ -61,8 +61,8 @@ function order(overrides: Partial<OrderState> = {}): OrderState {
   };
 }
 
-function sent(o: OrderState = order(), merchant = "Démo Outfitters") {
-  const message = orderConfirmation(o, "sam@example.com", merchant);
+function sent(o: OrderState = order(), merchant = "Démo Outfitters", locale?: string) {
+  const message = orderConfirmation(o, "sam@example.com", merchant, locale);
   const raw = mimeMessage(message, {
     from: "Demo Outfitters <orders@mg.shop.example>",
     messageId: "<order_confirmation.ord_abc123@mg.shop.example>",
@@ -137,6 +137,11 @@ describe("order confirmation email", () => {
       "text/plain",
     );
     expect(dinar.body).toMatch(/Total: KWD\s5\.748/);
+  });
+
+  it("formats amounts in the store's locale (MERCHANT_LOCALE), as its pages do", () => {
+    const text = part(sent(order(), "Démo Outfitters", "fr-FR").parsed, "text/plain").body;
+    expect(text).toContain("Total: 57,48\u00a0€");
   });
 
   it("leaves the address out for an order without a shipping destination", () => {

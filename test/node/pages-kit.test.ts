@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildConfig } from "../../src/config";
 import { csrfOk, csrfState } from "../../src/pages/csrf";
 import { escapeHtml, html, safeUrl, trustedHtml } from "../../src/pages/html";
-import { formatMoney, minorDigits } from "../../src/pages/money";
+import { formatMoney } from "../../src/pages/money";
 import { accentCss } from "../../src/pages/styles";
 
 describe("html templates", () => {
@@ -36,7 +36,7 @@ describe("prices", () => {
     expect(formatMoney(1999, "USD", "en-US")).toBe("$19.99");
     expect(formatMoney(1999, "JPY", "ja-JP")).toBe("￥1,999");
     expect(formatMoney(123456, "EUR", "de-DE")).toBe("1.234,56\u00a0€");
-    expect(minorDigits("KWD")).toBe(3);
+    expect(formatMoney(1234, "KWD", "en-US")).toBe("KWD 1.234");
   });
 });
 
