@@ -1,30 +1,14 @@
 /**
- * A catalog file (JSON or CSV) as a sequence of not yet validated products, each able to
- * say where a problem in it is: `products[3] (prod_x), variant var_y` in JSON, the file
- * line of the row and its variant id in CSV. The loader walks it twice (validate, then
- * write), so nothing but the parsed file is held.
+ * A catalog file (JSON or CSV) read into a catalog source (src/catalog/catalog-source.ts):
+ * what the file system can get wrong is a CliError (one line); what is wrong inside the file
+ * is a problem, named the same way the console's upload names it.
  */
 import { readFileSync, statSync } from "node:fs";
-import { readCatalogCsv, toProduct } from "./catalog-csv";
-import { type CatalogProblem, jsonProducts, jsonWhere } from "./catalog-file";
+import { csvSource, jsonSource, type ReadResult } from "../../src/catalog/catalog-source";
+import { readCatalogCsv } from "./catalog-csv";
 import { CliError } from "./cli-error";
 
-export interface SourceItem {
-  readonly raw: unknown;
-  /** Names a problem in this product, or in its variant at that index. */
-  where(variant?: number): string;
-}
-
-export interface CatalogSource {
-  readonly products: number;
-  items(): Iterable<SourceItem>;
-}
-
-export interface ReadResult {
-  readonly source: CatalogSource;
-  /** Problems found while reading (CSV rows, the JSON document); more come from validation. */
-  readonly problems: CatalogProblem[];
-}
+export type { CatalogSource, ReadResult, SourceItem } from "../../src/catalog/catalog-source";
 
 /** Reads a catalog file; a file that cannot be read at all is a CliError (one line). */
 export async function readCatalogSource(
@@ -57,53 +41,19 @@ export function fileError(e: unknown): string {
 }
 
 async function readCsv(file: string, progress: (message: string) => void): Promise<ReadResult> {
-  let csv: Awaited<ReturnType<typeof readCatalogCsv>>;
   try {
-    csv = await readCatalogCsv(file, (rows) => progress(`read ${rows} rows`));
+    return csvSource(await readCatalogCsv(file, (rows) => progress(`read ${rows} rows`)));
   } catch (e) {
     throw new CliError(`${file}: ${fileError(e)}`);
   }
-  const problems = csv.problems.map((p) => ({
-    where: `line ${p.line}${p.variant ? ` (${p.variant})` : ""}`,
-    message: p.message,
-  }));
-  const drafts = csv.drafts;
-  return {
-    problems,
-    source: {
-      products: drafts.size,
-      *items() {
-        for (const draft of drafts.values()) {
-          yield {
-            raw: toProduct(draft),
-            where: (variant?: number) => {
-              const row = variant === undefined ? undefined : draft.variants[variant];
-              return row ? `line ${row.line} (${row.variantId})` : `line ${draft.line} (product ${draft.id})`;
-            },
-          };
-        }
-      },
-    },
-  };
 }
 
 function readJson(file: string, currency: string): ReadResult {
-  let doc: unknown;
+  let text: string;
   try {
-    doc = JSON.parse(readFileSync(file, "utf8"));
+    text = readFileSync(file, "utf8");
   } catch (e) {
-    if (!(e instanceof SyntaxError)) throw new CliError(`${file}: ${fileError(e)}`);
-    const empty: CatalogSource = { products: 0, items: () => [] };
-    return { source: empty, problems: [{ where: "file", message: `not valid JSON: ${e.message}` }] };
+    throw new CliError(`${file}: ${fileError(e)}`);
   }
-  const { products = [], problems } = jsonProducts(doc, currency);
-  return {
-    problems,
-    source: {
-      products: products.length,
-      *items() {
-        for (const [i, raw] of products.entries()) yield { raw, where: (v?: number) => jsonWhere(raw, i, v) };
-      },
-    },
-  };
+  return jsonSource(text, currency);
 }

@@ -1,110 +1,12 @@
 /**
- * Streams a CSV file through csv-parse and yields each record with the FILE line it starts
- * on (a quoted field may span lines, so record numbers would point at the wrong line).
- * A record csv-parse cannot read (broken quoting) is yielded with its error instead of its
- * fields, and parsing goes on with the next record.
+ * A CSV file as records with the file line each starts on: the file streamed into the
+ * shared reader (src/catalog/csv-records.ts), which the console's upload uses too.
  */
 import { createReadStream } from "node:fs";
-import { Transform, type TransformCallback } from "node:stream";
-import { type CsvError, type Info, parse } from "csv-parse";
+import { type CsvRecord, readCsvRecords as readCsvText } from "../../src/catalog/csv-records";
 
-export interface CsvRecord {
-  /** 1-based line of the file where the record starts. */
-  readonly line: number;
-  readonly fields: string[];
-  readonly error?: string;
-}
+export type { CsvRecord };
 
-/**
- * CRLF and lone CR become LF before csv-parse sees them: its line count (`info.lines`)
- * counts a CRLF inside a quoted field twice, and only one delimiter keeps the count exact.
- */
-class LineBreaksToLf extends Transform {
-  private pendingCr = false;
-  constructor() {
-    super({ decodeStrings: false, encoding: "utf8" });
-  }
-  override _transform(chunk: string, _encoding: string, done: TransformCallback): void {
-    let text = this.pendingCr ? `\r${chunk}` : chunk;
-    // A CR at the end of a chunk may be the first half of a CRLF split across chunks.
-    this.pendingCr = text.endsWith("\r");
-    if (this.pendingCr) text = text.slice(0, -1);
-    done(null, text.replace(/\r\n?/g, "\n"));
-  }
-  override _flush(done: TransformCallback): void {
-    done(null, this.pendingCr ? "\n" : "");
-  }
-}
-
-/**
- * The line a record starts on, from the line csv-parse had reached (`lines`) and the raw
- * text read so far for the record (blank lines before it included), all with LF breaks.
- */
-function startLine(lines: number, raw: string): number {
-  const body = raw.replace(/^\n+/, "");
-  const breaks = body.split("\n").length - 1;
-  // A line break that ends the raw text (the record's own delimiter) is not counted yet.
-  const trailing = body.endsWith("\n") ? 1 : 0;
-  return lines - breaks + trailing;
-}
-
-export async function* readCsvRecords(file: string): AsyncGenerator<CsvRecord> {
-  // csv-parse reports a broken record (on_skip) while records before it still wait in the
-  // stream: each skip remembers how many records preceded it, so all come out in file order.
-  const skipped: Skipped[] = [];
-  let parsed = 0;
-  let lastSkipRaw: string | undefined;
-  const parser = createReadStream(file, { encoding: "utf8" })
-    .pipe(new LineBreaksToLf())
-    .pipe(
-      parse({
-        bom: true,
-        record_delimiter: "\n",
-        info: true,
-        raw: true,
-        relax_column_count: true,
-        skip_empty_lines: true,
-        skip_records_with_error: true,
-        on_record: (record: string[]) => {
-          parsed++;
-          lastSkipRaw = undefined;
-          return record;
-        },
-        on_skip: (err: CsvError | undefined, raw: string | undefined) => {
-          if (!err) return;
-          const text = raw ?? "";
-          // csv-parse may report one broken record several times as it reads on: keep the first.
-          if (lastSkipRaw !== undefined && text.startsWith(lastSkipRaw)) return;
-          lastSkipRaw = text;
-          const lines = (err as CsvError & { lines?: number }).lines ?? 0;
-          skipped.push({ after: parsed, line: startLine(lines, text), fields: [], error: describe(err) });
-        },
-      }),
-    );
-  let yielded = 0;
-  for await (const chunk of parser as AsyncIterable<{ record: string[]; info: Info; raw: string }>) {
-    while (skipped[0] && skipped[0].after <= yielded) yield withoutOrder(skipped.shift() as Skipped);
-    yielded++;
-    yield { line: startLine(chunk.info.lines, chunk.raw), fields: chunk.record };
-  }
-  yield* skipped.map(withoutOrder);
-}
-
-function describe(err: CsvError): string {
-  switch (err.code) {
-    case "INVALID_OPENING_QUOTE":
-      return 'a double quote inside an unquoted field (quote the whole field and double the quote: "5"" Shorts")';
-    case "CSV_INVALID_CLOSING_QUOTE":
-      return "text after a closing double quote (quote the whole field and double any quote inside it)";
-    case "CSV_QUOTE_NOT_CLOSED":
-      return "a quoted field is never closed (every line after it was read as part of this field)";
-    default:
-      return err.message.replace(/\.$/, "");
-  }
-}
-
-type Skipped = CsvRecord & { after: number };
-
-function withoutOrder({ after: _after, ...record }: Skipped): CsvRecord {
-  return record;
+export function readCsvRecords(file: string): AsyncGenerator<CsvRecord> {
+  return readCsvText(createReadStream(file, { encoding: "utf8" }) as AsyncIterable<string>);
 }

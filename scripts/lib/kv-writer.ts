@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Miniflare } from "miniflare";
-import type { KvPair } from "./catalog-file";
+import type { KvPair } from "../../src/catalog/merchant-catalog";
 import { CliError } from "./cli-error";
 import { readWranglerConfig } from "./wrangler-config";
 

@@ -1,32 +1,22 @@
 /**
  * Loads one catalog file into the CATALOG namespace; shared by `catalog:load` and
- * `npm start`. Two passes over the parsed file: the first validates every product (and
- * builds the search index and stock map), the second writes product documents in batches.
- * Nothing is written when any problem was found. After the manifest, keys of products
- * that are no longer in the file are deleted, so the store serves exactly the file.
+ * `npm start`. Validation and the write order (documents, index, stock, manifest, then the
+ * deletion of stale keys) are src/catalog/catalog-load.ts, which the console's upload runs too.
  */
-import { createHash } from "node:crypto";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { type CatalogManifest, INDEX_PART_CHARS, KV_KEYS } from "../../src/catalog/kv-layout";
-import { buildSearchIndex, type IndexableProduct } from "../../src/catalog/search-index";
-import { type CatalogProblem, CatalogValidator, type KvPair, servedProduct } from "./catalog-file";
-import { type CatalogSource, readCatalogSource } from "./catalog-source";
+import {
+  type LoadResult,
+  type Progress,
+  type ValidatedCatalog,
+  validateSource,
+  writeCatalog as writeToStore,
+} from "../../src/catalog/catalog-load";
+import { KV_KEYS } from "../../src/catalog/kv-layout";
+import { readCatalogSource } from "./catalog-source";
 import { type KvStore, type KvTarget, openKvStore } from "./kv-writer";
 
-export interface ValidatedCatalog {
-  readonly source: CatalogSource;
-  readonly problems: CatalogProblem[];
-  readonly products: number;
-  readonly variants: number;
-  readonly version: string;
-  /** Serialized: the search index and stock map are written as they are. */
-  readonly index: string;
-  readonly stock: string;
-  readonly ids: ReadonlySet<string>;
-}
-
-export type Progress = (message: string) => void;
+export { type LoadResult, type Progress, type ValidatedCatalog, WRITE_BATCH } from "../../src/catalog/catalog-load";
 
 /**
  * A full collection after each batch. Left alone, V8 let the garbage of writing 100,000
@@ -38,109 +28,20 @@ const collectGarbage = (() => {
   return runInNewContext("gc") as () => void;
 })();
 
-const PROGRESS_EVERY = 10_000;
-/** Product documents per write: bounded memory, and well under the 10,000 of a remote bulk put. */
-export const WRITE_BATCH = 5_000;
-
 /** Reads and validates the whole file; `problems` is empty only for a catalog fit to load. */
 export async function validateCatalogFile(file: string, currency: string, progress: Progress) {
-  const { source, problems } = await readCatalogSource(file, currency, progress);
-  const validator = new CatalogValidator(currency);
-  const hash = createHash("sha256");
-  const ids = new Set<string>();
-  let products = 0;
-  let variants = 0;
-  function* valid(): Generator<IndexableProduct> {
-    for (const item of source.items()) {
-      const result = validator.check(item.raw);
-      if (result.problems) {
-        for (const p of result.problems) problems.push({ where: item.where(p.variant), message: p.message });
-        continue;
-      }
-      const json = JSON.stringify(result.product);
-      hash.update(json);
-      ids.add(result.product.id);
-      products++;
-      variants += result.product.variants.length;
-      if (products % PROGRESS_EVERY === 0) progress(`validated ${products}/${source.products} products`);
-      yield result.product;
-    }
-  }
-  const index = JSON.stringify(buildSearchIndex(valid()));
-  const stock = JSON.stringify(validator.stock);
-  hash.update(stock);
-  const version = hash.digest("hex").slice(0, 16);
-  return { source, problems, products, variants, version, index, stock, ids } satisfies ValidatedCatalog;
-}
-
-export interface LoadResult {
-  readonly written: number;
-  readonly removed: number;
+  return validateSource(await readCatalogSource(file, currency, progress), currency, progress);
 }
 
 /** Writes a catalog that validated without problems, then removes what the file no longer has. */
-export async function writeCatalog(
+export function writeCatalog(
   catalog: ValidatedCatalog,
   store: KvStore,
   currency: string,
   progress: Progress,
   now = new Date(),
 ): Promise<LoadResult> {
-  if (catalog.problems.length > 0) throw new Error("refusing to write a catalog with problems");
-  const total = catalog.products + Math.ceil(catalog.index.length / INDEX_PART_CHARS) + 1;
-  let written = 0;
-  let batch: KvPair[] = [];
-  const flush = async () => {
-    await store.put(batch);
-    written += batch.length;
-    batch = [];
-    collectGarbage();
-    progress(`wrote ${written}/${total} keys`);
-  };
-  for (const item of catalog.source.items()) {
-    const product = servedProduct(item.raw);
-    batch.push({ key: KV_KEYS.product(product.id), value: JSON.stringify(product) });
-    if (batch.length >= WRITE_BATCH) await flush();
-  }
-  const parts = indexParts(catalog.index);
-  for (const [i, value] of parts.entries()) batch.push({ key: KV_KEYS.indexPart(i), value });
-  batch.push({ key: KV_KEYS.stock, value: catalog.stock });
-  await flush();
-  const manifest: CatalogManifest = {
-    version: catalog.version,
-    currency,
-    products: catalog.products,
-    loaded_at: now.toISOString(),
-    index_parts: parts.length,
-  };
-  // The manifest goes last: a reader that sees the new version finds its documents.
-  await store.put([{ key: KV_KEYS.manifest, value: JSON.stringify(manifest) }]);
-  // Stale documents go after it: the new index no longer names them, so nothing asks for them.
-  const staleProducts = (await store.list(KV_KEYS.productPrefix)).filter(
-    (key) => !catalog.ids.has(key.slice(KV_KEYS.productPrefix.length)),
-  );
-  // The one-value index of older loads, and parts beyond this load's count.
-  const current = new Set(parts.map((_, i) => KV_KEYS.indexPart(i)));
-  const staleIndex = (await store.list(KV_KEYS.index)).filter((key) => !current.has(key));
-  const stale = [...staleProducts, ...staleIndex];
-  for (let start = 0; start < stale.length; start += WRITE_BATCH) {
-    await store.delete(stale.slice(start, start + WRITE_BATCH));
-  }
-  if (staleProducts.length > 0) progress(`removed ${staleProducts.length} products no longer in the file`);
-  return { written, removed: staleProducts.length };
-}
-
-/** The index JSON cut for KV's value limit, never inside a surrogate pair. */
-function indexParts(json: string): string[] {
-  const parts: string[] = [];
-  for (let start = 0; start < json.length; ) {
-    let end = Math.min(start + INDEX_PART_CHARS, json.length);
-    const last = json.charCodeAt(end - 1);
-    if (end < json.length && last >= 0xd800 && last <= 0xdbff) end--;
-    parts.push(json.slice(start, end));
-    start = end;
-  }
-  return parts.length > 0 ? parts : [json];
+  return writeToStore(catalog, store, currency, progress, { now, afterBatch: collectGarbage });
 }
 
 /** Whether the namespace holds a catalog (a manifest): `npm start` seeds only an empty one. */

@@ -1,6 +1,6 @@
 /**
  * One row of the merchant CSV catalog (one row per variant): the header's columns and
- * the checks of a single row. Grouping rows into products is catalog-csv.ts.
+ * the checks of a single row. Grouping rows into products is csv-catalog.ts.
  */
 import type { CsvRecord } from "./csv-records";
 
