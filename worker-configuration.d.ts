@@ -3,7 +3,7 @@
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./src/index");
-		durableNamespaces: "CartObject" | "InventoryObject" | "CheckoutObject" | "OrderObject";
+		durableNamespaces: "CartObject" | "InventoryObject" | "CheckoutObject" | "OrderObject" | "OrderIndexObject";
 	}
 	interface Env {
 		CATALOG: KVNamespace;
@@ -28,6 +28,7 @@ declare namespace Cloudflare {
 		INVENTORY: DurableObjectNamespace<import("./src/index").InventoryObject>;
 		CHECKOUT: DurableObjectNamespace<import("./src/index").CheckoutObject>;
 		ORDER: DurableObjectNamespace<import("./src/index").OrderObject>;
+		ORDER_INDEX: DurableObjectNamespace<import("./src/index").OrderIndexObject>;
 	}
 }
 interface Env extends Cloudflare.Env {}

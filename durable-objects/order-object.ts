@@ -1,7 +1,8 @@
 /**
  * One order: the snapshot made at completion, then the merchant's fulfillment events and
  * adjustments, the buyer's confirmation outbox, the platform's webhooks (creation and every
- * change, docs/trust.md) and the refunds/stock releases adjustments owe. Every change is one
+ * change, docs/trust.md), the refunds/stock releases adjustments owe and its entry in the
+ * store's order index (order/index-feed.ts). Every change is one
  * transaction (state, outbox, webhook or effects rows, ledger); the awaits (sending,
  * refunding, releasing) come after it and are retried by the alarm. Replies are
  * values. Readable over UCP only by the platform that placed it.
@@ -15,6 +16,7 @@ import { ORDER_CONFIRMATION, orderConfirmation } from "../src/notify/order-confi
 import { notificationSender } from "../src/notify/sender";
 import { applyAdjustment, type Effect, settleAdjustment } from "../src/order/adjustments";
 import { applyEvent } from "../src/order/fulfillment-events";
+import { indexEntry, ORDER_INDEX_NAME, type OrderIndexEntry } from "../src/order/index-entry";
 import type { Issue } from "../src/order/line-refs";
 import { ORDER_ONLY_ENVELOPE } from "../src/order/merchant-envelope";
 import type { AdjustmentInput, FulfillmentEventInput } from "../src/order/order-input";
@@ -22,6 +24,14 @@ import { type OrderState, orderPayload } from "../src/order/order-state";
 import { postWebhook } from "../src/order/webhook-http";
 import { processorFor } from "../src/payment/store-processor";
 import type { ObjectReply } from "../src/tools/object-reply";
+import {
+  fedEntry,
+  feedIndex,
+  INDEX_FEED_SCHEMA,
+  indexFeedDeadline,
+  sendIndexFeed,
+  webhookFailures,
+} from "./order/index-feed";
 import { deliverDue, enqueue, OUTBOX_SCHEMA, type OutboxRow, outboxDeadline, outboxRows } from "./order/outbox";
 import {
   EFFECTS_SCHEMA,
@@ -57,7 +67,15 @@ import { ensureTables, hasTable } from "./shared/schema";
 
 const ORDER_SCHEMA = "CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
 // Orders placed before the outbox existed have only `orders`: their first change adds the rest.
-const TABLES = [ORDER_SCHEMA, OUTBOX_SCHEMA, EFFECTS_SCHEMA, LEDGER_SCHEMA, WEBHOOKS_SCHEMA, DELIVERIES_SCHEMA];
+const TABLES = [
+  ORDER_SCHEMA,
+  OUTBOX_SCHEMA,
+  EFFECTS_SCHEMA,
+  LEDGER_SCHEMA,
+  WEBHOOKS_SCHEMA,
+  DELIVERIES_SCHEMA,
+  INDEX_FEED_SCHEMA,
+];
 
 /** A merchant change as the Worker passes it: parsed input, ledger entry, response envelope. */
 export interface OrderChange<I> {
@@ -84,12 +102,14 @@ export class OrderObject extends DurableObject<Env> {
       if (this.#load()) return { created: false };
       this.#save(order);
       this.#announce(order, "order.created", now);
+      this.#feed(order, now);
       if (order.buyer_email) {
         enqueue(this.ctx.storage.sql, { kind: ORDER_CONFIRMATION, to: order.buyer_email, orderId: order.id }, now);
       }
       return { created: true };
     });
     if (outcome.created) logOrderEvent(order.id, "created", { profile: order.owner });
+    await this.#sendIndex();
     await this.#arm();
     return outcome;
   }
@@ -104,6 +124,20 @@ export class OrderObject extends DurableObject<Env> {
     if (!order) return { kind: "not_found" };
     if (!handoff && order.owner !== owner) return { kind: "not_owner" };
     return { kind: "ok", body: JSON.stringify(orderPayload(order, envelope)) };
+  }
+
+  /** The order's latest index entry and version, for the index's rebuild (none: no order here). */
+  async indexState(): Promise<{ entry: OrderIndexEntry; version: number } | undefined> {
+    const sql = this.ctx.storage.sql;
+    if (!hasTable(sql, "orders")) return undefined;
+    if (hasTable(sql, "index_feed")) {
+      const fed = fedEntry(sql);
+      if (fed) return fed;
+    }
+    // An order from before the feed: version 0, so anything it feeds later wins.
+    const order = this.#load();
+    const webhooks = hasTable(sql, "webhook_deliveries") ? webhookFailures(sql) : { failures: 0, lastFailureAt: null };
+    return order ? { entry: indexEntry(order, webhooks), version: 0 } : undefined;
   }
 
   /** Appends a fulfillment event (merchant admin). */
@@ -136,7 +170,9 @@ export class OrderObject extends DurableObject<Env> {
     const sql = this.ctx.storage.sql;
     if (!hasTable(sql, "outbox")) return;
     // Orders from before webhooks existed gain the tables here, before anything reads them.
-    if (!hasTable(sql, "webhooks")) this.ctx.storage.transactionSync(() => ensureTables(sql, TABLES));
+    if (!hasTable(sql, "webhooks") || !hasTable(sql, "index_feed")) {
+      this.ctx.storage.transactionSync(() => ensureTables(sql, TABLES));
+    }
     const now = Date.now();
     const order = this.#load();
     if (order) {
@@ -150,6 +186,7 @@ export class OrderObject extends DurableObject<Env> {
     }
     await this.#settle();
     await this.#deliverWebhooks();
+    await this.#sendIndex();
     pruneLedger(sql, now);
     await this.#arm();
   }
@@ -173,6 +210,7 @@ export class OrderObject extends DurableObject<Env> {
       if (!next.ok) return { kind: "invalid", issues: next.error };
       this.#save(next.value.order);
       this.#announce(next.value.order, "order.updated", now);
+      this.#feed(next.value.order, now);
       if (next.value.adjustmentId) queueEffects(sql, next.value.adjustmentId, next.value.effects, now);
       const body = this.#answer(next.value.order, change.envelope);
       // Recorded with the change, so a retry arriving while the effects below run replays it.
@@ -190,6 +228,7 @@ export class OrderObject extends DurableObject<Env> {
       body = this.#answer(settled, change.envelope);
       if (idempotency) restateAnswer(sql, idempotency, body);
     });
+    await this.#sendIndex();
     await this.#arm();
     return { kind: "ok", body };
   }
@@ -207,6 +246,7 @@ export class OrderObject extends DurableObject<Env> {
       for (const id of touched) order = settleAdjustment(order, id, effectsStatus(this.ctx.storage.sql, id));
       this.#save(order);
       this.#announce(order, "order.updated", Date.now());
+      this.#feed(order, Date.now());
       settled?.(order);
     });
   }
@@ -237,6 +277,22 @@ export class OrderObject extends DurableObject<Env> {
       return result;
     };
     await deliverWebhooks(this.ctx.storage.sql, post, retry, Date.now);
+    // Delivery outcomes are index facts too (the dashboard's webhook failures).
+    this.ctx.storage.transactionSync(() => {
+      const order = this.#load();
+      if (order) this.#feed(order, Date.now());
+    });
+  }
+
+  /** Writes the order's index entry into the feed (inside the caller's transaction). */
+  #feed(order: OrderState, now: number): void {
+    feedIndex(this.ctx.storage.sql, indexEntry(order, webhookFailures(this.ctx.storage.sql)), now);
+  }
+
+  /** Sends the feed if due; a failure is left to the alarm (the row stays due). */
+  async #sendIndex(): Promise<void> {
+    const index = this.env.ORDER_INDEX.getByName(ORDER_INDEX_NAME);
+    await sendIndexFeed(this.ctx.storage.sql, (entry, version) => index.upsert(entry, version), Date.now);
   }
 
   #ports(): SettlementPorts {
@@ -275,7 +331,13 @@ export class OrderObject extends DurableObject<Env> {
   /** One alarm at the earliest due notification, effect or ledger expiry; none when idle. */
   async #arm(): Promise<void> {
     const sql = this.ctx.storage.sql;
-    const deadlines = [outboxDeadline(sql), effectsDeadline(sql), ledgerDeadline(sql), webhooksDeadline(sql)];
+    const deadlines = [
+      outboxDeadline(sql),
+      effectsDeadline(sql),
+      ledgerDeadline(sql),
+      webhooksDeadline(sql),
+      indexFeedDeadline(sql),
+    ];
     const next = deadlines.filter((d): d is number => d !== undefined);
     // Past deadlines (a retry long overdue) mean "now": setAlarm refuses times <= 0.
     if (next.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...next), Date.now()));

@@ -18,6 +18,7 @@ const DURABLE_OBJECTS = {
   INVENTORY: "InventoryObject",
   CHECKOUT: "CheckoutObject",
   ORDER: "OrderObject",
+  ORDER_INDEX: "OrderIndexObject",
 };
 const KV_NAMESPACES = ["CATALOG", "AUTH"];
 const RATE_LIMITS = ["RATE_LIMIT_ANONYMOUS", "RATE_LIMIT_AUTHENTICATED"];

@@ -14,6 +14,7 @@ const BINDINGS = [
   "INVENTORY (InventoryObject)",
   "CHECKOUT (CheckoutObject)",
   "ORDER (OrderObject)",
+  "ORDER_INDEX (OrderIndexObject)",
   "RATE_LIMIT_ANONYMOUS",
   "RATE_LIMIT_AUTHENTICATED",
   "TRUST",

@@ -1,0 +1,156 @@
+/**
+ * The store's order index (one object, ORDER_INDEX_NAME): a row per order for the console's
+ * list, search and dashboard, fed by every order object's index feed (durable-objects/order/
+ * index-feed.ts, at-least-once, upserts keyed by order id + version). Derived state only:
+ * `order_log` keeps every id it was told of, and a rebuild re-pulls each order's entry from
+ * its own object, a batch per alarm. Reads are synchronous SQL on local SQLite.
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { OrderIndexEntry } from "../src/order/index-entry";
+import {
+  fillDays,
+  type OrderListPage,
+  type OrderListQuery,
+  type OrderListRow,
+  type OrderStats,
+  pageOf,
+  statsSince,
+} from "../src/order/index-query";
+import { INDEX_SCHEMA, listStatement, type Statement, statsStatements, upsertStatements } from "./order-index/queries";
+import { ensureTables, hasTable } from "./shared/schema";
+
+const REBUILD_SCHEMA = `CREATE TABLE IF NOT EXISTS rebuild (
+  slot INTEGER PRIMARY KEY CHECK (slot = 1),
+  after TEXT NOT NULL,
+  pulled INTEGER NOT NULL,
+  missing INTEGER NOT NULL,
+  started_at INTEGER NOT NULL,
+  done_at INTEGER
+)`;
+const REBUILD_BATCH = 100;
+
+export interface IndexedVersion {
+  readonly entry: OrderIndexEntry;
+  readonly version: number;
+}
+
+export interface RebuildStatus {
+  readonly running: boolean;
+  readonly pulled: number;
+  /** Ids in the log whose order object holds no order (never expected; counted, not fatal). */
+  readonly missing: number;
+  readonly started_at: number | null;
+  readonly done_at: number | null;
+}
+
+export class OrderIndexObject extends DurableObject<Env> {
+  /** Records one order's entry unless a newer version is already there. */
+  async upsert(entry: OrderIndexEntry, version: number): Promise<void> {
+    this.upsertMany([{ entry, version }]);
+  }
+
+  /** Many entries in one transaction (a rebuild batch, the benchmark's seeding). */
+  upsertMany(rows: readonly IndexedVersion[]): void {
+    this.ctx.storage.transactionSync(() => {
+      ensureTables(this.ctx.storage.sql, INDEX_SCHEMA);
+      for (const { entry, version } of rows) {
+        for (const s of upsertStatements(entry, version)) this.#run(s);
+      }
+    });
+  }
+
+  /** One page of the list, newest first. */
+  async list(query: OrderListQuery): Promise<OrderListPage> {
+    if (!hasTable(this.ctx.storage.sql, "order_index")) return { orders: [] };
+    return pageOf(this.#all<OrderListRow>(listStatement(query)), query.limit);
+  }
+
+  /** The dashboard's figures as of `now`. */
+  async stats(now: number): Promise<OrderStats> {
+    const since = statsSince(now);
+    const empty = { since, per_day: fillDays([], since), by_status: {}, top_products: [] };
+    if (!hasTable(this.ctx.storage.sql, "order_index")) {
+      return { ...empty, webhook_failures: { orders: 0, attempts: 0, recent: [] } };
+    }
+    const q = statsStatements(since);
+    const count = this.#all<{ orders: number; attempts: number }>(q.webhookFailureCount)[0];
+    return {
+      since,
+      per_day: fillDays(this.#all(q.perDay), since),
+      by_status: Object.fromEntries(
+        this.#all<{ status: string; orders: number }>(q.byStatus).map((r) => [r.status, r.orders]),
+      ),
+      top_products: this.#all(q.topProducts),
+      webhook_failures: {
+        orders: count?.orders ?? 0,
+        attempts: count?.attempts ?? 0,
+        recent: this.#all(q.webhookFailures),
+      },
+    };
+  }
+
+  /**
+   * Starts (or restarts) re-pulling every logged order's entry from its object; the alarm
+   * does it a batch at a time, so the list keeps answering meanwhile.
+   */
+  async rebuild(): Promise<RebuildStatus> {
+    const now = Date.now();
+    this.ctx.storage.transactionSync(() => {
+      ensureTables(this.ctx.storage.sql, [...INDEX_SCHEMA, REBUILD_SCHEMA]);
+      this.ctx.storage.sql.exec(
+        "INSERT OR REPLACE INTO rebuild (slot, after, pulled, missing, started_at, done_at) VALUES (1, '', 0, 0, ?, NULL)",
+        now,
+      );
+    });
+    await this.ctx.storage.setAlarm(now);
+    return this.rebuildStatus();
+  }
+
+  async rebuildStatus(): Promise<RebuildStatus> {
+    const row = hasTable(this.ctx.storage.sql, "rebuild")
+      ? this.ctx.storage.sql
+          .exec<{ pulled: number; missing: number; started_at: number; done_at: number | null }>(
+            "SELECT pulled, missing, started_at, done_at FROM rebuild",
+          )
+          .toArray()[0]
+      : undefined;
+    if (!row) return { running: false, pulled: 0, missing: 0, started_at: null, done_at: null };
+    return { running: row.done_at === null, ...row };
+  }
+
+  /** One rebuild batch; re-armed until the log is through. Safe to run twice (upserts are versioned). */
+  override async alarm(): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    if (!hasTable(sql, "rebuild")) return;
+    const state = sql
+      .exec<{ after: string; done_at: number | null }>("SELECT after, done_at FROM rebuild")
+      .toArray()[0];
+    if (!state || state.done_at !== null) return;
+    const ids = sql
+      .exec<{ id: string }>("SELECT id FROM order_log WHERE id > ? ORDER BY id LIMIT ?", state.after, REBUILD_BATCH)
+      .toArray()
+      .map((r) => r.id);
+    const pulled = await Promise.all(ids.map((id) => this.env.ORDER.getByName(id).indexState()));
+    const found: IndexedVersion[] = [];
+    for (const p of pulled) if (p) found.push({ entry: p.entry, version: p.version });
+    this.upsertMany(found);
+    const last = ids.at(-1);
+    sql.exec(
+      "UPDATE rebuild SET after = ?, pulled = pulled + ?, missing = missing + ?, done_at = ?",
+      last ?? state.after,
+      found.length,
+      ids.length - found.length,
+      ids.length < REBUILD_BATCH ? Date.now() : null,
+    );
+    if (ids.length === REBUILD_BATCH) await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  // Rows are typed by the statement that selects them (queries.ts names every column).
+  #all<T>(s: Statement): T[] {
+    return this.ctx.storage.sql.exec(s.text, ...s.params).toArray() as T[];
+  }
+
+  #run(s: Statement): void {
+    this.ctx.storage.sql.exec(s.text, ...s.params);
+  }
+}
