@@ -7,11 +7,11 @@
  */
 import { catalogSnapshot, getProducts } from "../catalog/kv-catalog";
 import { stockLevels } from "../catalog/stock";
-import { parseStockChange } from "../catalog/stock-change";
+import { parseStockChange, type StockChange } from "../catalog/stock-change";
 import { INVENTORY_NAME, stockVersion } from "../catalog/stock-keys";
 import { jsonResponse } from "../lib/http";
 import { adminLedgerEntry, idempotencyConflict, idempotencyKey } from "./idempotency-key";
-import { invalid, readJsonBody } from "./json-body";
+import { type AdminIssue, invalid, readJsonBody } from "./json-body";
 import { type AdminEnv, noRoute } from "./orders";
 
 const ROUTE = /^\/admin\/inventory\/([^/]{1,600})$/;
@@ -21,10 +21,10 @@ export async function handleInventoryAdmin(request: Request, env: AdminEnv, path
   const raw = ROUTE.exec(pathname)?.[1];
   const variantId = raw === undefined ? undefined : decode(raw);
   if (variantId === undefined || (request.method !== "POST" && request.method !== "GET")) return noRoute(pathname);
-  const target = await countedVariant(env, variantId);
-  if (target instanceof Response) return target;
-  const inventory = env.INVENTORY.getByName(INVENTORY_NAME);
   if (request.method === "GET") {
+    const target = await countedVariant(env, variantId);
+    if ("error" in target) return refusal(target);
+    const inventory = env.INVENTORY.getByName(INVENTORY_NAME);
     const now = await inventory.levels([variantId], { [variantId]: target.catalogLevel }, target.version);
     return jsonResponse({ variant_id: variantId, available: now.levels[variantId] ?? target.catalogLevel });
   }
@@ -34,46 +34,80 @@ export async function handleInventoryAdmin(request: Request, env: AdminEnv, path
   if (!change.ok) return invalid("invalid_input", change.error);
   const key = idempotencyKey(request);
   if (key instanceof Response) return key;
-  if (key === null && "add" in change.value) return keyRequired();
-  const idempotency = key === null ? undefined : await adminLedgerEntry("restock", key, variantId, change.value);
-  const outcome = await inventory.restock(variantId, change.value, target.catalogLevel, target.version, idempotency);
-  if (outcome.ok) return jsonResponse({ variant_id: variantId, available: outcome.level });
-  return outcome.reason === "conflict" ? idempotencyConflict() : invalid("invalid_input", outcome.issues);
+  const outcome = await restockVariant(env, variantId, change.value, key);
+  return "error" in outcome ? refusal(outcome) : jsonResponse({ variant_id: variantId, available: outcome.level });
+}
+
+/** Why a restock or a count was refused, as the JSON API and the console both show it. */
+export type StockRefusal =
+  | { readonly error: "not_found" | "not_counted" | "idempotency_key_required"; readonly message: string }
+  | { readonly error: "idempotency_conflict" }
+  | { readonly error: "invalid_input"; readonly issues: readonly AdminIssue[] };
+
+/**
+ * One restock, for `POST /admin/inventory/<variant>` and the console's stock forms alike:
+ * the variant must be counted in the current catalog, an `add` must carry a key.
+ */
+export async function restockVariant(
+  env: AdminEnv,
+  variantId: string,
+  change: StockChange,
+  key: string | null,
+): Promise<StockRefusal | { readonly level: number }> {
+  const target = await countedVariant(env, variantId);
+  if ("error" in target) return target;
+  if (key === null && "add" in change) return keyRequired();
+  const inventory = env.INVENTORY.getByName(INVENTORY_NAME);
+  const idempotency = key === null ? undefined : await adminLedgerEntry("restock", key, variantId, change);
+  const outcome = await inventory.restock(variantId, change, target.catalogLevel, target.version, idempotency);
+  if (outcome.ok) return { level: outcome.level };
+  return outcome.reason === "conflict"
+    ? { error: "idempotency_conflict" }
+    : { error: "invalid_input", issues: outcome.issues };
+}
+
+function refusal(refused: StockRefusal): Response {
+  switch (refused.error) {
+    case "idempotency_conflict":
+      return idempotencyConflict();
+    case "invalid_input":
+      return invalid("invalid_input", refused.issues);
+    case "not_found":
+      return jsonResponse(refused, 404);
+    case "not_counted":
+      return jsonResponse(refused, 409);
+    case "idempotency_key_required":
+      return jsonResponse(refused, 400);
+  }
 }
 
 /** `set` states a count and may go without a key; `add` may not (docs/inventory.md "Restocking"). */
-function keyRequired(): Response {
-  return jsonResponse(
-    {
-      error: "idempotency_key_required",
-      message:
-        'Send an Idempotency-Key header with {"add": n} (any unique value per delivery, reused on retries): a retried add without one would count twice.',
-    },
-    400,
-  );
+function keyRequired(): StockRefusal {
+  return {
+    error: "idempotency_key_required",
+    message:
+      'Send an Idempotency-Key header with {"add": n} (any unique value per delivery, reused on retries): a retried add without one would count twice.',
+  };
 }
 
 /** The variant in the current catalog, with its level as loaded; backorder/preorder are not counted. */
-async function countedVariant(
+export async function countedVariant(
   env: AdminEnv,
   variantId: string,
-): Promise<Response | { catalogLevel: number; version: string }> {
+): Promise<StockRefusal | { catalogLevel: number; version: string }> {
   const snapshot = await catalogSnapshot(env.CATALOG, Date.now());
   const ref = snapshot?.index.variantRefs.get(variantId);
   const doc = ref && snapshot ? snapshot.index.docs[ref.doc] : undefined;
   if (!snapshot || !ref || !doc || doc.v[ref.variant]?.[0] !== variantId) {
-    return jsonResponse({ error: "not_found", message: `No variant ${variantId.slice(0, 200)} in the catalog.` }, 404);
+    return { error: "not_found", message: `No variant ${variantId.slice(0, 200)} in the catalog.` };
   }
   const product = (await getProducts(env.CATALOG, [doc.id])).get(doc.id);
   const status = product?.variants[ref.variant]?.availability?.status;
   if (status === "backorder" || status === "preorder") {
-    return jsonResponse(
-      {
-        error: "not_counted",
-        message: `${variantId.slice(0, 200)} sells on ${status}: its stock is not counted. Change its status in the catalog file to count it.`,
-      },
-      409,
-    );
+    return {
+      error: "not_counted",
+      message: `${variantId.slice(0, 200)} sells on ${status}: its stock is not counted. Change its status in the catalog file to count it.`,
+    };
   }
   const stock = await stockLevels(env.CATALOG, snapshot);
   return {

@@ -1,0 +1,148 @@
+/**
+ * `GET /admin/catalog`: what the store serves (the loaded catalog's manifest), the upload
+ * form, and the products a page at a time with each variant's stock as the InventoryObject
+ * counts it now and its restock forms. Also the pages an upload answers with (its problems,
+ * a file too large).
+ */
+
+import { type CatalogSnapshot, catalogSnapshot, getProducts } from "../../catalog/kv-catalog";
+import type { CatalogProblem } from "../../catalog/merchant-catalog";
+import { stockLevels } from "../../catalog/stock";
+import { INVENTORY_NAME, stockVersion } from "../../catalog/stock-keys";
+import { html, type SafeHtml } from "../../pages/html";
+import { formatMoney } from "../../pages/money";
+import { UPLOAD_SCRIPT } from "./catalog-script";
+import { variantRows } from "./catalog-variants";
+import { consoleCsrfInput, renderConsole } from "./layout";
+import type { ConsoleContext } from "./types";
+
+const PER_PAGE = 25;
+/** Problems shown on the page; a file with more says how many more (fix these first). */
+const SHOWN_PROBLEMS = 500;
+
+export async function catalogPage(ctx: ConsoleContext): Promise<Response> {
+  const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
+  const pages = Math.max(1, Math.ceil((snapshot?.index.docs.length ?? 0) / PER_PAGE));
+  const page = Math.min(pages, Math.max(1, Number.parseInt(ctx.url.searchParams.get("page") ?? "1", 10) || 1));
+  return renderConsole(ctx, {
+    title: "Catalog",
+    script: UPLOAD_SCRIPT,
+    body: html`<h1>Catalog</h1>
+${notice(ctx.url.searchParams)}
+${summary(snapshot)}
+${uploadForm(ctx)}
+${snapshot ? await productList(ctx, snapshot, page, pages) : html`<p>No catalog is loaded yet: upload one above.</p>`}`,
+  });
+}
+
+function notice(query: URLSearchParams): SafeHtml | string {
+  const loaded = query.get("loaded");
+  const stocked = query.get("stocked");
+  if (loaded !== null) {
+    const removed = Number(query.get("removed") ?? 0);
+    const left = Number(query.get("left") ?? 0);
+    return html`<p class="notice ok" role="status">Loaded ${Number(loaded)} products.${removed > 0 ? ` Removed ${removed} products no longer in the file.` : ""}${left > 0 ? ` ${left} old keys are left for the next load (they are not served).` : ""}</p>`;
+  }
+  if (stocked !== null) return html`<p class="notice ok" role="status">Stock of ${stocked} updated.</p>`;
+  return "";
+}
+
+function summary(snapshot: CatalogSnapshot | null): SafeHtml | string {
+  if (!snapshot) return "";
+  const m = snapshot.manifest;
+  return html`<p class="muted">${m.products} products in ${m.currency}, loaded ${m.loaded_at} (version ${m.version}).</p>`;
+}
+
+export function uploadForm(ctx: ConsoleContext): SafeHtml {
+  return html`<section class="card" aria-labelledby="upload-title">
+<h2 id="upload-title">Upload a catalog</h2>
+<p class="muted">A CSV (one row per variant, as <code>data/demo-catalog.csv</code>) or JSON file (<code>{"currency", "products"}</code>), checked exactly as <code>npm run catalog:load</code> checks it. Nothing is written unless every row is valid; the upload replaces the whole catalog.</p>
+<form method="post" action="/admin/catalog/upload" enctype="multipart/form-data" id="catalog-upload">
+${consoleCsrfInput(ctx)}
+<label for="catalog-file">Catalog file (.csv or .json, up to 5 MiB)</label>
+<input id="catalog-file" name="catalog" type="file" accept=".csv,.json,text/csv,application/json" required>
+<p><button type="submit">Check and load</button></p>
+<p id="upload-progress" role="status" aria-live="polite" hidden><progress max="100" value="0" aria-label="Upload progress"></progress> <span></span></p>
+</form>
+</section>`;
+}
+
+async function productList(ctx: ConsoleContext, snapshot: CatalogSnapshot, page: number, pages: number) {
+  const docs = snapshot.index.docs.slice((page - 1) * PER_PAGE, page * PER_PAGE);
+  const products = await getProducts(
+    ctx.env.CATALOG,
+    docs.map((d) => d.id),
+  );
+  const variantIds = docs.flatMap((d) => d.v.map((v) => v[0]));
+  const stock = await stockLevels(ctx.env.CATALOG, snapshot);
+  const given: Record<string, number> = Object.fromEntries(
+    variantIds.flatMap((id): Array<[string, number]> => {
+      const level = Object.hasOwn(stock, id) ? stock[id] : undefined;
+      return level === undefined ? [] : [[id, level]];
+    }),
+  );
+  const live = await ctx.env.INVENTORY.getByName(INVENTORY_NAME).levels(
+    variantIds,
+    given,
+    stockVersion(snapshot.manifest),
+  );
+  const money = (minor: number) => formatMoney(minor, snapshot.manifest.currency, ctx.config.storefront.locale);
+  return html`<section aria-labelledby="products-title">
+<h2 id="products-title">Products</h2>
+<div class="card"><table>
+<caption>Page ${page} of ${pages}: stock is live from the inventory</caption>
+<thead><tr><th scope="col">Variant</th><th scope="col" class="num">Price</th><th scope="col">Catalog status</th><th scope="col" class="num">In stock now</th><th scope="col">Change stock</th></tr></thead>
+${docs.map((doc) => {
+  const product = products.get(doc.id);
+  return html`<tbody><tr><th scope="rowgroup" colspan="5">${product?.title ?? doc.id} <span class="muted">${doc.id}</span></th></tr>
+${variantRows(ctx, doc, product, live.levels, money, page)}</tbody>`;
+})}
+</table></div>
+${pager(page, pages)}
+</section>`;
+}
+
+function pager(page: number, pages: number): SafeHtml | string {
+  if (pages <= 1) return "";
+  return html`<nav aria-label="Product pages" class="row">
+${page > 1 ? html`<a href="/admin/catalog?page=${page - 1}">Previous</a>` : ""}
+<span>Page ${page} of ${pages}</span>
+${page < pages ? html`<a href="/admin/catalog?page=${page + 1}">Next</a>` : ""}
+</nav>`;
+}
+
+/** The upload's problems, every one named, with the form to try again (nothing was written). */
+export function catalogProblemsPage(
+  ctx: ConsoleContext,
+  status: number,
+  problems: readonly CatalogProblem[],
+  file?: string,
+): Response {
+  const shown = problems.slice(0, SHOWN_PROBLEMS);
+  return renderConsole(ctx, {
+    title: "Catalog not loaded",
+    status,
+    script: UPLOAD_SCRIPT,
+    body: html`<h1>Catalog not loaded</h1>
+<div class="notice error" role="alert" id="upload-problems">
+<p><strong>${file ?? "The upload"}: ${problems.length} problem${problems.length === 1 ? "" : "s"}; nothing was written.</strong> The store still serves the catalog it had.</p>
+<ul>${shown.map((p) => html`<li>${p.where}: ${p.message}</li>`)}</ul>
+${problems.length > shown.length ? html`<p>And ${problems.length - shown.length} more.</p>` : ""}
+</div>
+${uploadForm(ctx)}
+<p><a href="/admin/catalog">Back to the catalog</a></p>`,
+  });
+}
+
+/** 413: the file (or the catalog in it) is more than one upload can take. */
+export function catalogTooLarge(ctx: ConsoleContext, reason: string): Response {
+  return renderConsole(ctx, {
+    title: "Catalog too large to upload",
+    status: 413,
+    body: html`<h1>Catalog too large to upload</h1>
+<p class="notice error" role="alert">${reason} Nothing was written.</p>
+<p>Load a large catalog from your machine with the command-line loader, which streams files of any size into the deployed store:</p>
+<pre class="card"><code>npm run catalog:load -- my-catalog.csv --remote</code></pre>
+<p><a href="/admin/catalog">Back to the catalog</a></p>`,
+  });
+}
