@@ -41,6 +41,15 @@ export interface MerchantConfig {
   readonly emailRetry: RetryPolicy;
   /** The buyer pages' look (MERCHANT_LOCALE, STORE_ACCENT_COLOR, STORE_LOGO_URL). */
   readonly storefront: StorefrontLook;
+  /** Cloudflare Access in front of the console (ACCESS_TEAM_DOMAIN and ACCESS_AUD, both or neither). */
+  readonly access?: AccessSettings;
+}
+
+export interface AccessSettings {
+  /** e.g. https://acme.cloudflareaccess.com: the JWT's issuer and where its signing keys are published. */
+  readonly teamDomain: string;
+  /** The Access application's audience tag (the JWT's `aud`). */
+  readonly audience: string;
 }
 
 export interface StorefrontLook {
@@ -69,6 +78,8 @@ export interface MerchantVars extends EmailVars {
   MERCHANT_LOCALE?: string;
   STORE_ACCENT_COLOR?: string;
   STORE_LOGO_URL?: string;
+  ACCESS_TEAM_DOMAIN?: string;
+  ACCESS_AUD?: string;
 }
 
 const DEFAULT_CART_TTL_HOURS = 72;
@@ -120,6 +131,9 @@ export function buildConfig(vars: MerchantVars): MerchantConfig {
       accentColor: vars.STORE_ACCENT_COLOR ?? "#1d4ed8",
       ...(vars.STORE_LOGO_URL ? { logoUrl: vars.STORE_LOGO_URL } : {}),
     },
+    ...(vars.ACCESS_TEAM_DOMAIN && vars.ACCESS_AUD
+      ? { access: { teamDomain: vars.ACCESS_TEAM_DOMAIN.replace(/\/+$/, ""), audience: vars.ACCESS_AUD } }
+      : {}),
   };
 }
 

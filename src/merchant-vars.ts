@@ -51,6 +51,22 @@ const LogoUrl = z.string().refine(
   { error: (i) => `expected an https URL of an image, got ${JSON.stringify(i.input)}` },
 );
 
+/** Cloudflare Access's team domain (docs/console.md): the JWT's issuer and where its keys are. */
+const TeamDomain = z.string().refine(
+  (value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === "https:" && url.pathname.replace(/\/+$/, "") === "" && !url.search && !url.hash;
+    } catch {
+      return false;
+    }
+  },
+  {
+    error: (i) =>
+      `expected an https origin such as "https://acme.cloudflareaccess.com", got ${JSON.stringify(i.input)}`,
+  },
+);
+
 const MerchantVarsSchema = z.object({
   MERCHANT_NAME: z.string().min(1).max(200).optional(),
   MERCHANT_ORIGIN: Origin.optional(),
@@ -76,11 +92,19 @@ const MerchantVarsSchema = z.object({
   PAYMENT_TEST_MODE: z
     .union([z.enum(["true", "false"]), z.boolean()], { error: 'expected "true" or "false"' })
     .optional(),
+  // Cloudflare Access in front of the console (docs/console.md); both or neither.
+  ACCESS_TEAM_DOMAIN: TeamDomain.optional(),
+  ACCESS_AUD: z.string().min(1).max(200).optional(),
 });
 
 /** Each problem as `NAME: message`, in the order the vars are declared above. */
 export function merchantVarProblems(vars: Readonly<Record<string, unknown>>): string[] {
   const result = MerchantVarsSchema.safeParse(vars);
-  if (result.success) return [];
-  return result.error.issues.map((i) => `${i.path.map(String).join(".")}: ${i.message}`);
+  const problems = result.success
+    ? []
+    : result.error.issues.map((i) => `${i.path.map(String).join(".")}: ${i.message}`);
+  // One without the other would quietly leave the console to the admin token alone.
+  if (!vars.ACCESS_TEAM_DOMAIN !== !vars.ACCESS_AUD)
+    problems.push("ACCESS_AUD: set ACCESS_TEAM_DOMAIN and ACCESS_AUD both (Cloudflare Access) or neither");
+  return problems;
 }

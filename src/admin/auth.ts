@@ -13,7 +13,7 @@ export async function adminAccess(request: Request, secret: string | undefined):
 
 /** Constant-time equality. Comparing SHA-256 digests gives equal lengths (timingSafeEqual
  * requires them) and keeps the token's length out of the timing too. */
-async function sameSecret(given: string, expected: string): Promise<boolean> {
+export async function sameSecret(given: string, expected: string): Promise<boolean> {
   const digest = (text: string) => crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   const [a, b] = await Promise.all([digest(given), digest(expected)]);
   return crypto.subtle.timingSafeEqual(a, b);

@@ -1,22 +1,43 @@
 /**
- * The merchant's admin surface behind ADMIN_TOKEN: orders (docs/orders.md), stock counts
- * (docs/inventory.md) and platform API keys (docs/trust.md). Without the secret every /admin route answers 404.
+ * The merchant's /admin surface. Scripts send `Authorization: Bearer <ADMIN_TOKEN>` and get
+ * the JSON API: orders (docs/orders.md), stock counts (docs/inventory.md), platform API keys
+ * (docs/trust.md). Everything else is the console (docs/console.md): HTML for a merchant
+ * signed in through Cloudflare Access or the admin token's session. With neither ADMIN_TOKEN
+ * nor Access configured every /admin route answers 404, as if absent.
  */
+import { merchantConfig } from "../config";
 import { jsonResponse } from "../lib/http";
+import { StoreMisconfigured } from "../lib/store-misconfigured";
 import { handleApiKeyAdmin } from "./api-keys";
 import { adminAccess } from "./auth";
+import { handleConsole } from "./console/console-router";
 import { handleInventoryAdmin } from "./inventory";
 import { type AdminEnv, handleOrderAdmin, noRoute } from "./orders";
 
+type ConsoleVars = { readonly ACCESS_TEAM_DOMAIN?: string };
+
 export async function handleAdmin(request: Request, env: AdminEnv): Promise<Response> {
   const { pathname } = new URL(request.url);
+  const accessConfigured = Boolean((env as ConsoleVars).ACCESS_TEAM_DOMAIN);
+  if (!env.ADMIN_TOKEN && !accessConfigured) return noRoute(pathname);
+  if (!request.headers.has("authorization")) {
+    try {
+      return await handleConsole(request, env, merchantConfig(env));
+    } catch (e) {
+      if (!(e instanceof StoreMisconfigured)) throw e;
+      console.error(JSON.stringify({ event: "store_misconfigured", problems: e.problems }));
+      return jsonResponse({ error: "store_misconfigured", message: "The store is being set up." }, 503, {
+        "cache-control": "no-store",
+      });
+    }
+  }
   const access = await adminAccess(request, env.ADMIN_TOKEN);
-  if (access === "disabled") return noRoute(pathname);
-  if (access === "unauthorized") {
+  if (access !== "granted") {
     // Unlike /ucp/mcp, the challenge stays: HTTP requires one on a 401, and only a merchant's
     // own tools (curl, scripts) call /admin with its static bearer secret, never an MCP client.
     return jsonResponse({ error: "unauthorized", message: "Send Authorization: Bearer <ADMIN_TOKEN>." }, 401, {
       "www-authenticate": 'Bearer realm="admin"',
+      "cache-control": "no-store",
     });
   }
   if (pathname.startsWith("/admin/orders/")) return handleOrderAdmin(request, env, pathname);

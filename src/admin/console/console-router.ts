@@ -1,0 +1,113 @@
+/**
+ * The console's requests: who is signed in (an Access JWT, else the admin token's session),
+ * what a stranger gets (the same answer on every path: a redirect to sign in for a browser
+ * opening a page, 401 for anything else), and the four areas' route lists mounted in one
+ * itty-router table.
+ */
+import { type IRequest, IttyRouter } from "itty-router";
+import type { MerchantConfig } from "../../config";
+import { jsonResponse } from "../../lib/http";
+import { newNonce, seeOther } from "../../pages/respond";
+import { ACCESS_HEADER, verifyAccessJwt } from "./access";
+import { CATALOG_ROUTES } from "./catalog-routes";
+import { DASHBOARD_ROUTES } from "./dashboard-routes";
+import { consoleMessage } from "./layout";
+import { ORDERS_ROUTES } from "./orders-routes";
+import { PLATFORMS_ROUTES } from "./platforms-routes";
+import { consoleCsrfToken, readSession } from "./session";
+import { SIGN_IN_PATH, SIGN_OUT_PATH, secureCookies, signInGet, signInPost, signOut } from "./sign-in";
+import type { ConsoleContext, ConsolePrincipal, ConsoleRoute } from "./types";
+
+type ConsoleEnv = Env & { readonly ADMIN_TOKEN?: string };
+
+const NO_STORE = { "cache-control": "no-store", "referrer-policy": "no-referrer" };
+
+type Args = [ConsoleContext];
+const table = IttyRouter<IRequest, Args>();
+const ROUTES: readonly ConsoleRoute[] = [
+  { method: "POST", path: SIGN_OUT_PATH, handler: signOut },
+  ...DASHBOARD_ROUTES,
+  ...ORDERS_ROUTES,
+  ...CATALOG_ROUTES,
+  ...PLATFORMS_ROUTES,
+];
+for (const route of ROUTES) {
+  const add = route.method === "GET" ? table.get : table.post;
+  add(route.path, (request, ctx) => route.handler(ctx, (request.params ?? {}) as Record<string, string>));
+}
+
+/** "forbidden": an Access JWT was sent and is not valid (forged, expired, another application). */
+export async function consolePrincipal(
+  request: Request,
+  env: ConsoleEnv,
+  config: MerchantConfig,
+  now: number,
+): Promise<ConsolePrincipal | "forbidden" | undefined> {
+  const assertion = request.headers.get(ACCESS_HEADER);
+  if (config.access && assertion) {
+    const identity = await verifyAccessJwt(assertion, config.access, now);
+    return identity ? { via: "access", email: identity.email } : "forbidden";
+  }
+  if (env.ADMIN_TOKEN) {
+    const session = await readSession(request, env.ADMIN_TOKEN, now, secureCookies(config));
+    if (session) return { via: "session", sessionId: session.sid };
+  }
+  return undefined;
+}
+
+/** A browser opening a page (as opposed to a script or a fetch). */
+function navigation(request: Request): boolean {
+  if (request.method !== "GET") return false;
+  const mode = request.headers.get("sec-fetch-mode");
+  if (mode) return mode === "navigate";
+  return (request.headers.get("accept") ?? "").includes("text/html");
+}
+
+/** The same for every path, known or not: a stranger learns nothing about what exists. */
+function unauthorized(): Response {
+  return jsonResponse(
+    {
+      error: "unauthorized",
+      message: `Sign in at ${SIGN_IN_PATH}, or send Authorization: Bearer <ADMIN_TOKEN>.`,
+    },
+    401,
+    { "www-authenticate": 'Bearer realm="admin"', ...NO_STORE },
+  );
+}
+
+function forbidden(): Response {
+  return jsonResponse({ error: "forbidden", message: "The Cloudflare Access token is not valid here." }, 403, NO_STORE);
+}
+
+export async function handleConsole(
+  request: Request,
+  env: ConsoleEnv,
+  config: MerchantConfig,
+  now = Date.now(),
+): Promise<Response> {
+  const url = new URL(request.url);
+  if (url.pathname === SIGN_IN_PATH) {
+    if (request.method === "GET") return signInGet(request, env, config, now);
+    if (request.method === "POST") return signInPost(request, env, config, now);
+  }
+  const principal = await consolePrincipal(request, env, config, now);
+  if (principal === "forbidden") return forbidden();
+  if (!principal) return navigation(request) ? seeOther(SIGN_IN_PATH) : unauthorized();
+
+  const id = principal.via === "access" ? `access:${principal.email}` : `session:${principal.sessionId}`;
+  const ctx: ConsoleContext = {
+    request,
+    url,
+    env,
+    config,
+    now,
+    nonce: newNonce(),
+    csrfToken: await consoleCsrfToken(config.idSecret, id),
+    principal,
+  };
+  const path = url.pathname === "/admin" ? "/admin/" : url.pathname;
+  // Only method and URL are matched; handlers read the body from ctx.request.
+  const method = request.method === "HEAD" ? "GET" : request.method;
+  const routed = (await table.fetch({ method, url: new URL(path, url).href } as IRequest, ctx)) as Response | undefined;
+  return routed ?? consoleMessage(ctx, 404, "Not found", "There is no console page here.");
+}

@@ -1,0 +1,120 @@
+/**
+ * The admin token's console session: a cookie holding {sid, exp} and an HMAC over it, under a
+ * key derived from ADMIN_TOKEN. No server-side state: rotating the token changes the key, so
+ * every session ends at once; a session ends by itself 8 hours after sign-in.
+ *
+ * On https the cookie is `__Host-ucp_console` (Secure, Path=/, no Domain): a sibling subdomain
+ * cannot plant or overwrite it, which matters more than scoping it to /admin (a path is no
+ * security boundary within one origin, and only this Worker serves it). On http (local
+ * development) browsers refuse `__Host-`, so it is `ucp_console` with Path=/admin.
+ */
+import { fromBase64Url, toBase64Url } from "../../lib/ids";
+import { constantTimeEqual } from "./forms";
+
+export const SESSION_MS = 8 * 3600_000;
+const SECURE_NAME = "__Host-ucp_console";
+const PLAIN_NAME = "ucp_console";
+const VERSION = "v1";
+
+export interface ConsoleSession {
+  readonly sid: string;
+  /** Epoch ms. */
+  readonly exp: number;
+}
+
+const keys = new Map<string, Promise<CryptoKey>>();
+
+/** HMAC-SHA-256 key for `label` and `secret`; a few per isolate (one per secret and purpose). */
+function hmacKey(label: string, secret: string): Promise<CryptoKey> {
+  const id = `${label}\u0000${secret}`;
+  let key = keys.get(id);
+  if (!key) {
+    key = crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(`ucp-worker ${id}`),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    // One admin token and one id secret per deployment; the bound only matters to tests.
+    if (keys.size >= 16) keys.clear();
+    keys.set(id, key);
+  }
+  return key;
+}
+
+async function mac(label: string, secret: string, text: string): Promise<string> {
+  const sig = await crypto.subtle.sign("HMAC", await hmacKey(label, secret), new TextEncoder().encode(text));
+  return toBase64Url(new Uint8Array(sig));
+}
+
+function cookieName(secure: boolean): string {
+  return secure ? SECURE_NAME : PLAIN_NAME;
+}
+
+function attributes(secure: boolean): string {
+  return secure ? "Path=/; HttpOnly; SameSite=Strict; Secure" : "Path=/admin; HttpOnly; SameSite=Strict";
+}
+
+/** A fresh session and the Set-Cookie that hands it to the browser. */
+export async function startSession(
+  adminToken: string,
+  now: number,
+  secure: boolean,
+): Promise<{ session: ConsoleSession; setCookie: string }> {
+  const session = { sid: toBase64Url(crypto.getRandomValues(new Uint8Array(18))), exp: now + SESSION_MS };
+  const payload = toBase64Url(new TextEncoder().encode(JSON.stringify(session)));
+  const value = `${VERSION}.${payload}.${await mac("console session", adminToken, `${VERSION}.${payload}`)}`;
+  return {
+    session,
+    setCookie: `${cookieName(secure)}=${value}; ${attributes(secure)}; Max-Age=${SESSION_MS / 1000}`,
+  };
+}
+
+export function endSessionCookie(secure: boolean): string {
+  return `${cookieName(secure)}=; ${attributes(secure)}; Max-Age=0`;
+}
+
+function cookieValue(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+/** The request's session when its cookie is ours, unaltered and unexpired; otherwise undefined. */
+export async function readSession(
+  request: Request,
+  adminToken: string,
+  now: number,
+  secure: boolean,
+): Promise<ConsoleSession | undefined> {
+  const value = cookieValue(request, cookieName(secure));
+  if (!value || value.length > 512) return undefined;
+  const [version, payload, sent, ...rest] = value.split(".");
+  if (version !== VERSION || !payload || !sent || rest.length > 0) return undefined;
+  const expected = await mac("console session", adminToken, `${version}.${payload}`);
+  if (!constantTimeEqual(sent, expected)) return undefined;
+  const bytes = fromBase64Url(payload);
+  if (!bytes) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+  const { sid, exp } = (parsed ?? {}) as Partial<ConsoleSession>;
+  if (typeof sid !== "string" || typeof exp !== "number") return undefined;
+  // Past its expiry, or further ahead than a session lasts (a key that signs those is not ours).
+  if (exp <= now || exp > now + SESSION_MS) return undefined;
+  return { sid, exp };
+}
+
+/**
+ * The `_csrf` value for a signed-in principal: an HMAC of its id under the store's id secret.
+ * A page on another site can neither read it nor compute it.
+ */
+export function consoleCsrfToken(idSecret: string, principalId: string): Promise<string> {
+  return mac("console csrf", idSecret, principalId);
+}
