@@ -32,6 +32,8 @@ export interface Store {
 export async function makeStore(edit: (toml: string) => string = (t) => t, withB = false): Promise<Store> {
   const dir = mkdtempSync(path.join(tmpdir(), "ucp-store-"));
   let toml = TOML.replace('main = "src/index.ts"', `main = ${JSON.stringify(path.join(ROOT, "src/index.ts"))}`)
+    // [alias] targets are relative to the config file, which the fixture moves away from the repo.
+    .replace(/= "\.\/src\//g, `= "${ROOT}/src/`)
     .replace('MERCHANT_ORIGIN = "http://localhost:8787"', 'MERCHANT_ORIGIN = "https://store-a.example.com"')
     .replace(/id = "0{31}(\d)"/g, `id = "a${"0".repeat(30)}$1"`);
   if (withB)
