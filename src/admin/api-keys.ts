@@ -5,8 +5,8 @@
  *   POST /admin/api-keys/<id>/revoke  the key stops working (within about a minute)
  */
 import * as z from "zod";
-import { createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys";
-import { merchantConfig } from "../config";
+import { type ApiKeyRecord, type AuthKv, createApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys";
+import { type MerchantConfig, merchantConfig } from "../config";
 import { jsonResponse } from "../lib/http";
 import { toJsonPath } from "../lib/json-path";
 import { readCapped } from "../lib/read-capped";
@@ -33,15 +33,9 @@ export async function handleApiKeyAdmin(request: Request, env: AdminEnv, pathnam
     const text = await readCapped(request, 16 * 1024);
     const json = text === undefined ? undefined : parseUntrustedJson(text);
     if (!json?.ok) return invalid([{ path: "$", message: "the body must be a JSON object under 16 KiB" }]);
-    const parsed = CreateSchema.safeParse(json.value);
-    if (!parsed.success) {
-      return invalid(parsed.error.issues.map((i) => ({ path: toJsonPath(i.path), message: i.message })));
-    }
-    // The same rule as profiles on the wire, so a key can only name a profile agents can use.
-    const url = checkProfileUrl(parsed.data.profile, merchantConfig(env).outboundAllow);
-    if (!url.ok) return invalid([{ path: "$.profile", message: url.error.content }]);
-    const created = await createApiKey(kv, { profile: url.value.href, label: parsed.data.label }, now);
-    return jsonResponse({ api_key: created.key, ...created.record }, 201);
+    const issued = await issueApiKey(kv, merchantConfig(env).outboundAllow, json.value, now);
+    if ("issues" in issued) return invalid(issued.issues);
+    return jsonResponse({ api_key: issued.key, ...issued.record }, 201);
   }
   const revoke = request.method === "POST" ? REVOKE.exec(pathname) : null;
   if (revoke?.[1]) {
@@ -49,6 +43,25 @@ export async function handleApiKeyAdmin(request: Request, env: AdminEnv, pathnam
     return revoked ? jsonResponse(revoked) : jsonResponse({ error: "not_found", message: "No such API key." }, 404);
   }
   return noRoute(pathname);
+}
+
+/**
+ * A new key for `{profile, label}`, for the JSON API and the console's platforms page alike:
+ * the profile must be a URL agents could use on the wire; the key is in the answer only.
+ */
+export async function issueApiKey(
+  kv: AuthKv,
+  outboundAllow: MerchantConfig["outboundAllow"],
+  input: unknown,
+  now: number,
+): Promise<{ key: string; record: ApiKeyRecord } | { issues: Array<{ path: string; message: string }> }> {
+  const parsed = CreateSchema.safeParse(input);
+  if (!parsed.success)
+    return { issues: parsed.error.issues.map((i) => ({ path: toJsonPath(i.path), message: i.message })) };
+  // The same rule as profiles on the wire, so a key can only name a profile agents can use.
+  const url = checkProfileUrl(parsed.data.profile, outboundAllow);
+  if (!url.ok) return { issues: [{ path: "$.profile", message: url.error.content }] };
+  return createApiKey(kv, { profile: url.value.href, label: parsed.data.label }, now);
 }
 
 function invalid(issues: ReadonlyArray<{ path: string; message: string }>): Response {

@@ -5,6 +5,7 @@
  * namespace:
  *   apikey:<sha256 hex>  → ApiKeyRecord        (the lookup on every request)
  *   apikey-id:<id>       → { hash, ...record } (list and revoke by the id the merchant sees)
+ *   apikey-used:<id>     → ISO time the key was last used, to the hour (see noteUse)
  * KV is eventually consistent: a new or revoked key takes up to about a minute to be seen
  * everywhere (docs/trust.md).
  */
@@ -21,10 +22,16 @@ export interface ApiKeyRecord {
 
 export interface ApiKeyListing extends ApiKeyRecord {
   readonly revoked_at?: string;
+  /** When a request last authenticated with the key, to within USED_EVERY_MS. */
+  readonly last_used_at?: string;
 }
 
 const KEY_PREFIX = "apikey:";
 const ID_PREFIX = "apikey-id:";
+const USED_PREFIX = "apikey-used:";
+/** "Last used" is kept to the hour: one KV write per key per hour, not one per request. */
+const USED_EVERY_MS = 60 * 60 * 1000;
+const noted = new Lru<string, number>(1000);
 const API_KEY = /^ucpk_[A-Za-z0-9_-]{43}$/;
 // Per-isolate memory of lookups, so a busy platform costs one KV read per isolate per window;
 // an unknown key is remembered too (null), so one bad key cannot make a KV read per request.
@@ -38,10 +45,36 @@ export async function findApiKey(kv: AuthKv, presented: string, now: number): Pr
   if (!API_KEY.test(presented)) return null;
   const hash = await sha256Hex(presented);
   const hit = cache.get(hash);
-  if (hit && hit.expiresAt > now) return hit.record;
-  const record = await kv.get<ApiKeyRecord>(`${KEY_PREFIX}${hash}`, { type: "json", cacheTtl: 60 });
-  cache.set(hash, { record, expiresAt: now + CACHE_MS });
+  const record =
+    hit && hit.expiresAt > now
+      ? hit.record
+      : await kv.get<ApiKeyRecord>(`${KEY_PREFIX}${hash}`, { type: "json", cacheTtl: 60 });
+  if (!(hit && hit.expiresAt > now)) cache.set(hash, { record, expiresAt: now + CACHE_MS });
+  if (record) await noteUse(kv, record.id, now);
   return record;
+}
+
+/**
+ * Records that a key was used, at most once per USED_EVERY_MS: this isolate remembers when it
+ * last looked, and the stored time is only rewritten once it is an hour old, so a busy
+ * platform costs one KV read per isolate per hour and one write per hour. A failed write only
+ * leaves "last used" older; it never refuses the request.
+ */
+async function noteUse(kv: AuthKv, id: string, now: number): Promise<void> {
+  const last = noted.get(id);
+  if (last !== undefined && now - last < USED_EVERY_MS) return;
+  noted.set(id, now);
+  try {
+    const stored = await kv.get(`${USED_PREFIX}${id}`, { cacheTtl: 60 });
+    const at = stored === null ? Number.NaN : Date.parse(stored);
+    if (Number.isFinite(at) && now - at < USED_EVERY_MS) {
+      noted.set(id, at);
+      return;
+    }
+    await kv.put(`${USED_PREFIX}${id}`, new Date(now).toISOString());
+  } catch (error) {
+    console.error(JSON.stringify({ event: "api_key_last_used_failed", error: String(error) }));
+  }
 }
 
 export async function createApiKey(
@@ -84,7 +117,8 @@ export async function listApiKeys(kv: AuthKv): Promise<ApiKeyListing[]> {
       const stored = await kv.get<ApiKeyListing & { hash: string }>(name, "json");
       if (stored) {
         const { hash: _hash, ...record } = stored;
-        out.push(record);
+        const used = await kv.get(`${USED_PREFIX}${record.id}`);
+        out.push(used === null ? record : { ...record, last_used_at: used });
       }
     }
     cursor = page.list_complete ? undefined : page.cursor;
@@ -95,4 +129,5 @@ export async function listApiKeys(kv: AuthKv): Promise<ApiKeyListing[]> {
 /** Test hook: forget cached lookups. */
 export function clearApiKeyCache(): void {
   cache.clear();
+  noted.clear();
 }
