@@ -26,8 +26,10 @@ header.console button.link{color:#fff}
 main{max-width:80rem;margin:0 auto;padding:1rem}
 h1{font-size:1.4rem;line-height:1.25;margin:.25rem 0 1rem}
 h2{font-size:1.1rem;margin:1.25rem 0 .5rem}
+.card>h2:first-child{margin-top:0}
 .card{background:#fff;border:1px solid #d8dce1;border-radius:.5rem;padding:1rem;margin:0 0 1rem;overflow-x:auto}
-.grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr))}
+.grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,22rem),1fr))}
+.grid>.card{margin:0}
 .muted{color:#545b64}
 .notice{border-left:4px solid #0b5cad;background:#fff;padding:.75rem 1rem;margin:0 0 1rem}
 .notice.error{border-color:#b3261e}
@@ -50,9 +52,13 @@ button.link{background:none;border:none;color:#0b5cad;text-decoration:underline;
 .row{display:flex;gap:.75rem;align-items:end;flex-wrap:wrap}
 .figures{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(11rem,1fr));margin:0 0 1rem}
 .figure{background:#fff;border:1px solid #d8dce1;border-radius:.5rem;padding:.75rem 1rem}
+.figure{margin:0}
 .figure dt{color:#545b64;font-size:.85rem}
 .figure dd{margin:0;font-size:1.3rem;font-weight:700;font-variant-numeric:tabular-nums}
-svg.chart{width:100%;height:auto;max-width:40rem;display:block}
+svg.chart{width:100%;height:auto;max-width:36rem;display:block}
+figure{margin:0}
+figcaption{font-weight:600;margin:0 0 .25rem}
+.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 svg.chart text{font:12px system-ui,sans-serif;fill:#1b1f24}
 svg.chart .bar{fill:#0b5cad}
 svg.chart .bar.alt{fill:#7b5ea7}
