@@ -1,0 +1,146 @@
+/**
+ * What the console's dashboard weighs (issue 13 item 5):
+ *   node scripts/run.mjs bench/console-weight.ts [port]
+ * 1. As the local store serves it (`npm start`: demo catalog, test mode) after an agent placed
+ *    a few orders: sign in with the development ADMIN_TOKEN, GET /admin/.
+ * 2. At its largest: the page rendered in Node from stats that fill every part the dashboard
+ *    bounds (30 busy days, 5 statuses, the 10 top products with long titles, the 20 most
+ *    recent webhook failures). It cannot grow past this: the index caps each list.
+ * Per page: HTML raw and gzip (level 6), and the requests after the HTML (none: the charts
+ * are inline SVG, the stylesheet is inline, there is no script).
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import type { DashboardStats } from "../src/admin/console/dashboard-data";
+import { dashboardBody } from "../src/admin/console/dashboard-page";
+import { renderConsole } from "../src/admin/console/layout";
+import type { ConsoleContext } from "../src/admin/console/types";
+import { buildConfig } from "../src/config";
+import { connectAgent } from "../test/browser/agent";
+import { placeOrder, readyCheckout } from "../test/browser/sessions";
+
+const port = Number(process.argv[2] ?? 9905);
+const ORDERS = 5;
+
+function weigh(html: string) {
+  const raw = Buffer.byteLength(html);
+  const gzip = gzipSync(html, { level: 6 }).length;
+  // Anything the browser would fetch after the HTML.
+  const requests = (html.match(/<(img|script|link)\b[^>]*(src|href)=/g) ?? []).length;
+  return { raw, gzip, requests };
+}
+
+const rows: string[] = [];
+const server = await startStore(port);
+try {
+  const agent = await connectAgent(server.baseUrl);
+  for (let i = 0; i < ORDERS; i++) await placeOrder(agent, await readyCheckout(agent));
+  await agent.close();
+  const signIn = await fetch(`${server.baseUrl}/admin/sign-in`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.baseUrl },
+    body: new URLSearchParams({ token: "dev-admin-token" }),
+  });
+  const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  const started = performance.now();
+  const res = await fetch(`${server.baseUrl}/admin/`, { headers: { cookie } });
+  const html = await res.text();
+  const ms = performance.now() - started;
+  const w = weigh(html);
+  rows.push(
+    `| Served, ${ORDERS} orders (demo store) | ${res.status} | ${w.raw} B | ${w.gzip} B | ${w.requests} | ${ms.toFixed(0)} ms |`,
+  );
+} finally {
+  await server.stop();
+}
+
+const now = Date.parse("2026-11-24T12:00:00Z");
+const DAY = 86_400_000;
+const since = (Math.floor(now / DAY) - 29) * DAY;
+const full: DashboardStats = {
+  since,
+  per_day: Array.from({ length: 30 }, (_, i) => ({
+    day: new Date(since + i * DAY).toISOString().slice(0, 10),
+    orders: 3000 + i * 37,
+    revenue: 123_456_78 + i * 98_765,
+  })),
+  by_status: { processing: 4100, partially_shipped: 320, shipped: 61_000, delivered: 33_000, canceled: 1500 },
+  top_products: Array.from({ length: 10 }, (_, i) => ({
+    item_id: `item_${i}`,
+    title: `Featherlight Running Tee with a long product title number ${i} - Blue / XS`,
+    quantity: 5000 - i * 300,
+    amount: 99_999_00 - i * 1_000_00,
+  })),
+  webhook_failures: {
+    orders: 20,
+    attempts: 85,
+    recent: Array.from({ length: 20 }, (_, i) => ({
+      id: `ord_${"x".repeat(40)}${i}`,
+      created_at: now - i * 3600_000,
+      platform: "https://platform.example.com/profiles/shopping-agent.json",
+      webhook_failures: 4,
+      last_webhook_failure_at: now - i * 1800_000,
+    })),
+  },
+};
+const url = new URL("https://shop.example.com/admin/");
+const ctx = {
+  request: new Request(url),
+  url,
+  env: {} as Env,
+  config: buildConfig({ MERCHANT_NAME: "Demo Outfitters", PAYMENT_TEST_MODE: "true", ID_SIGNING_KEY: "x" }),
+  now,
+  nonce: "n".repeat(22),
+  csrfToken: "c".repeat(43),
+  principal: { via: "session", sessionId: "s" },
+} satisfies ConsoleContext;
+const largest = await renderConsole(ctx, { title: "Dashboard", body: dashboardBody(ctx, full) }).text();
+const w = weigh(largest);
+rows.push(`| Largest (every list full), rendered in Node | 200 | ${w.raw} B | ${w.gzip} B | ${w.requests} | — |`);
+
+console.log("| dashboard | status | HTML raw | HTML gzip | requests after the HTML | GET time (local) |");
+console.log("| --- | --- | --- | --- | --- | --- |");
+for (const row of rows) console.log(row);
+
+/** `npm start` on a fresh state directory, as bench/page-weight.ts does (its own process group). */
+async function startStore(port: number) {
+  const root = path.resolve(import.meta.dirname, "..");
+  const state = mkdtempSync(path.join(tmpdir(), "ucp-console-weight-"));
+  const child = spawn(
+    process.execPath,
+    ["scripts/run.mjs", "scripts/start.ts", "--ip", "127.0.0.1", "--persist-to", state],
+    {
+      cwd: root,
+      detached: true,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, PORT: String(port), WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    },
+  );
+  const group = child.pid as number;
+  const stop = async () => {
+    try {
+      process.kill(-group, "SIGTERM");
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    rmSync(state, { recursive: true, force: true });
+  };
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const ok = await fetch(`${baseUrl}/.well-known/ucp`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline || child.exitCode !== null) {
+      await stop();
+      throw new Error("the local store did not start");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return { baseUrl, stop };
+}
