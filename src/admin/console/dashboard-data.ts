@@ -1,9 +1,11 @@
 /**
  * What the dashboard draws, and where it comes from: the order index's `stats(now)` (one
- * object per store, env.ORDER_INDEX "orders"). The shape is declared here rather than
- * imported so the dashboard depends only on what it reads; the index's own type must stay
- * assignable to it (a compile error otherwise, where dashboardSource hands the stub over).
+ * object per store, env.ORDER_INDEX). The shape is declared here rather than imported so the
+ * dashboard depends only on what it reads; the index's OrderStats must stay assignable to it
+ * (dashboardSource fails to compile otherwise).
  */
+import { ORDER_INDEX_NAME } from "../../order/index-entry";
+
 export const DASHBOARD_DAYS = 30;
 const DAY_MS = 86_400_000;
 
@@ -39,14 +41,10 @@ export interface DashboardSource {
   stats(now: number): Promise<DashboardStats>;
 }
 
-interface IndexNamespace {
-  getByName(name: string): DashboardSource;
-}
-
-/** The store's order index; a store without the binding shows an empty dashboard. */
+/** The store's order index (C2's OrderIndexObject): its stats must stay assignable to DashboardStats. */
 export function dashboardSource(env: Env): DashboardSource {
-  const index = (env as { ORDER_INDEX?: IndexNamespace }).ORDER_INDEX;
-  return index ? index.getByName("orders") : { stats: async (now) => emptyStats(now) };
+  const index = env.ORDER_INDEX.getByName(ORDER_INDEX_NAME);
+  return { stats: (now) => index.stats(now) };
 }
 
 export function windowStart(now: number, days = DASHBOARD_DAYS): number {
