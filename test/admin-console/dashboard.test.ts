@@ -9,6 +9,7 @@ import { dashboardPage } from "../../src/admin/console/dashboard-page";
 import type { ConsoleContext } from "../../src/admin/console/types";
 import { merchantConfig } from "../../src/config";
 import { openPage, signIn } from "../helpers/console";
+import { placeOrder } from "../order/order-helpers";
 
 const NOW = Date.parse("2026-11-24T15:00:00Z");
 const DAY = 86_400_000;
@@ -109,11 +110,16 @@ describe("dashboard", () => {
     expect(await down.text()).toContain("The order index did not answer");
   });
 
-  it("is the console's home page for a signed-in merchant", async () => {
+  it("is the console's home page, and counts an order placed through the tools today", async () => {
     const browser = await signIn({ ip: "198.51.100.77" });
-    const { res, html } = await openPage("/admin/", browser);
-    expect(res.status).toBe(200);
-    expect(html).toContain('<a href="/admin/" aria-current="page">Dashboard</a>');
-    expect(html).toContain('id="chart-orders" role="img"');
+    const today = async () => {
+      const { res, html } = await openPage("/admin/", browser);
+      expect(res.status).toBe(200);
+      expect(html).toContain('<a href="/admin/" aria-current="page">Dashboard</a>');
+      return Number(/<dt>Today: orders<\/dt><dd>(\d+)<\/dd>/.exec(html)?.[1]);
+    };
+    const before = await today();
+    await placeOrder([{ id: "item_123", quantity: 2 }]);
+    expect(await today()).toBe(before + 1);
   });
 });
