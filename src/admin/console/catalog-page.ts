@@ -11,12 +11,18 @@ import { stockLevels } from "../../catalog/stock";
 import { INVENTORY_NAME, stockVersion } from "../../catalog/stock-keys";
 import { html, type SafeHtml } from "../../pages/html";
 import { formatMoney } from "../../pages/money";
+import { contentSecurityPolicy } from "../../pages/respond";
 import { UPLOAD_SCRIPT } from "./catalog-script";
 import { variantRows } from "./catalog-variants";
 import { consoleCsrfInput, renderConsole } from "./layout";
 import type { ConsoleContext } from "./types";
 
 const PER_PAGE = 25;
+
+/** The upload script sends the form by XMLHttpRequest (for its progress): to this origin only. */
+function uploadHeaders(ctx: ConsoleContext): Record<string, string> {
+  return { "content-security-policy": `${contentSecurityPolicy(ctx.nonce)}; connect-src 'self'` };
+}
 /** Problems shown on the page; a file with more says how many more (fix these first). */
 const SHOWN_PROBLEMS = 500;
 
@@ -27,6 +33,7 @@ export async function catalogPage(ctx: ConsoleContext): Promise<Response> {
   return renderConsole(ctx, {
     title: "Catalog",
     script: UPLOAD_SCRIPT,
+    headers: uploadHeaders(ctx),
     body: html`<h1>Catalog</h1>
 ${notice(ctx.url.searchParams)}
 ${summary(snapshot)}
@@ -123,6 +130,7 @@ export function catalogProblemsPage(
     title: "Catalog not loaded",
     status,
     script: UPLOAD_SCRIPT,
+    headers: uploadHeaders(ctx),
     body: html`<h1>Catalog not loaded</h1>
 <div class="notice error" role="alert" id="upload-problems">
 <p><strong>${file ?? "The upload"}: ${problems.length} problem${problems.length === 1 ? "" : "s"}; nothing was written.</strong> The store still serves the catalog it had.</p>

@@ -42,9 +42,10 @@ export const UPLOAD_SCRIPT = `(() => {
       const focus = document.querySelector("[role=alert]") || document.querySelector("h1");
       if (focus) { focus.tabIndex = -1; focus.focus(); }
     };
+    // The request never got an answer (a lost connection): post the form the ordinary way.
     xhr.onerror = () => {
-      text.textContent = "The upload failed (connection lost). Try again.";
-      button.disabled = false;
+      text.textContent = "Sending again without progress…";
+      form.submit();
     };
     xhr.send(new FormData(form));
   });
