@@ -134,6 +134,17 @@ describe("signing in with the admin token", () => {
     expect(await res.text()).toContain("That is not the admin token.");
   });
 
+  it("a sign-in body larger than a token form is 413 and not parsed", async () => {
+    const res = await postForm(
+      '<form action="/admin/sign-in"></form>',
+      "/admin/sign-in",
+      { token: ADMIN_TOKEN, padding: "x".repeat(10_000) },
+      fresh(),
+    );
+    expect(res.status).toBe(413);
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+
   it("a sign-in posted from another site is refused", async () => {
     for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }] as Record<
       string,

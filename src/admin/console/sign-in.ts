@@ -95,6 +95,9 @@ export async function signInPost(
   const spent = spentBudget(key, now);
   if (spent)
     return failed(config, 429, "Too many failed sign-ins. Wait a minute and try again.", { "retry-after": "60" });
+  // A token field needs a few hundred bytes; nothing larger is parsed.
+  if (Number(request.headers.get("content-length") ?? 0) > 4096)
+    return failed(config, 413, "That form is too large to be a sign-in.");
   const type = request.headers.get("content-type") ?? "";
   let given = "";
   if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) {
