@@ -16,7 +16,13 @@ import { ORDER_CONFIRMATION, orderConfirmation } from "../src/notify/order-confi
 import { notificationSender } from "../src/notify/sender";
 import { applyAdjustment, type Effect, settleAdjustment } from "../src/order/adjustments";
 import { applyEvent } from "../src/order/fulfillment-events";
-import { indexEntry, ORDER_INDEX_NAME, type OrderIndexEntry } from "../src/order/index-entry";
+import {
+  indexEntry,
+  ORDER_INDEX_NAME,
+  type OrderIndexEntry,
+  type OrderStatus,
+  orderStatus,
+} from "../src/order/index-entry";
 import type { Issue } from "../src/order/line-refs";
 import { ORDER_ONLY_ENVELOPE } from "../src/order/merchant-envelope";
 import type { AdjustmentInput, FulfillmentEventInput } from "../src/order/order-input";
@@ -46,6 +52,7 @@ import {
   DELIVERIES_SCHEMA,
   deliverWebhooks,
   enqueueWebhook,
+  reopenWebhooks,
   WEBHOOKS_SCHEMA,
   type WebhookEvent,
   type WebhookRow,
@@ -89,6 +96,16 @@ export interface OrderChange<I> {
  * merchant) or the input's issues. The console maps it to its plain JSON (src/admin/orders.ts).
  */
 export type ChangeReply = Exclude<ObjectReply, { kind: "not_owner" }> | { kind: "invalid"; issues: Issue[] };
+
+/** The order as its merchant sees it: the UCP order plus who placed it, for whom, and its webhook log. */
+export interface MerchantOrderView {
+  readonly order: ReturnType<typeof orderPayload>;
+  readonly status: OrderStatus;
+  readonly created_at: number;
+  readonly buyer_email: string | null;
+  readonly platform: string;
+  readonly webhooks: ReturnType<typeof webhookLog>;
+}
 
 type Applied = { order: OrderState; adjustmentId?: string; effects: readonly Effect[] };
 
@@ -157,6 +174,35 @@ export class OrderObject extends DurableObject<Env> {
   /** The webhook delivery log: every event and each attempt (merchant admin, tests). */
   async webhooks(): Promise<ReturnType<typeof webhookLog>> {
     return hasTable(this.ctx.storage.sql, "webhooks") ? webhookLog(this.ctx.storage.sql) : [];
+  }
+
+  /** The order for the merchant's console and admin API (not UCP: merchant-side facts included). Writes nothing. */
+  async merchantView(envelope: unknown): Promise<MerchantOrderView | undefined> {
+    const sql = this.ctx.storage.sql;
+    const order = hasTable(sql, "orders") ? this.#load() : undefined;
+    if (!order) return undefined;
+    return {
+      order: orderPayload(order, envelope),
+      status: orderStatus(order),
+      created_at: order.created_at,
+      buyer_email: order.buyer_email ?? null,
+      platform: order.owner,
+      webhooks: hasTable(sql, "webhooks") ? webhookLog(sql) : [],
+    };
+  }
+
+  /** Sends every undelivered webhook now (the merchant's "retry now"); the delivery log after. */
+  async retryWebhooks(): Promise<ReturnType<typeof webhookLog> | undefined> {
+    const sql = this.ctx.storage.sql;
+    if (!hasTable(sql, "orders") || !this.#load()) return undefined;
+    this.ctx.storage.transactionSync(() => {
+      ensureTables(sql, TABLES);
+      reopenWebhooks(sql, Date.now());
+    });
+    await this.#deliverWebhooks();
+    await this.#sendIndex();
+    await this.#arm();
+    return webhookLog(sql);
   }
 
   /** The notification outbox, read-only (tests and support). */

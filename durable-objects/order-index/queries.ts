@@ -30,6 +30,8 @@ export const INDEX_SCHEMA: readonly string[] = [
     last_webhook_failure_at INTEGER
   )`,
   "CREATE INDEX IF NOT EXISTS order_index_created ON order_index (created_at, id)",
+  // Covers the dashboard's per-day sums (no row lookups over a month of orders).
+  "CREATE INDEX IF NOT EXISTS order_index_day ON order_index (created_at, total, refunded)",
   "CREATE INDEX IF NOT EXISTS order_index_status ON order_index (status, created_at, id)",
   "CREATE INDEX IF NOT EXISTS order_index_email ON order_index (buyer_email, created_at, id)",
   "CREATE INDEX IF NOT EXISTS order_index_webhook ON order_index (last_webhook_failure_at) WHERE last_webhook_failure_at IS NOT NULL",
@@ -43,7 +45,8 @@ export const INDEX_SCHEMA: readonly string[] = [
     amount INTEGER NOT NULL,
     PRIMARY KEY (order_id, line)
   )`,
-  "CREATE INDEX IF NOT EXISTS order_lines_created ON order_lines (created_at)",
+  // Covers the top-products sums.
+  "CREATE INDEX IF NOT EXISTS order_lines_created ON order_lines (created_at, item_id, quantity, amount, title)",
 ];
 
 const COLUMNS = [

@@ -111,6 +111,15 @@ export async function deliverWebhooks(
   }
 }
 
+/**
+ * "Retry now" (merchant admin): every undelivered event is due at once, including ones that
+ * had given up. Attempts keep counting, so the log keeps every earlier attempt.
+ */
+export function reopenWebhooks(sql: SqlStorage, now: number): number {
+  return sql.exec("UPDATE webhooks SET next_attempt_at = ?, failed_at = NULL WHERE delivered_at IS NULL", now)
+    .rowsWritten;
+}
+
 /** When the head event is next due (the object's alarm), or undefined when none is open. */
 export function webhooksDeadline(sql: SqlStorage): number | undefined {
   return head(sql)?.next_attempt_at ?? undefined;

@@ -40,7 +40,9 @@ export async function handleAdmin(request: Request, env: AdminEnv): Promise<Resp
       "cache-control": "no-store",
     });
   }
-  if (pathname.startsWith("/admin/orders/")) return handleOrderAdmin(request, env, pathname);
+  if (pathname === "/admin/orders" || pathname.startsWith("/admin/orders/")) {
+    return handleOrderAdmin(request, env, pathname);
+  }
   if (pathname.startsWith("/admin/inventory/")) return handleInventoryAdmin(request, env, pathname);
   if (pathname === "/admin/api-keys" || pathname.startsWith("/admin/api-keys/")) {
     return handleApiKeyAdmin(request, env, pathname);

@@ -1,0 +1,133 @@
+/**
+ * GET /admin/orders/:id: one order for its merchant (lines, totals, buyer, address, platform,
+ * the timeline of events and adjustments, the webhook delivery log with "retry now") and the
+ * action forms (orders-forms.ts). Read through orderDetail, as the JSON admin API reads it.
+ */
+import type { MerchantOrderView } from "../../../durable-objects/order-object";
+import { html, type SafeHtml, safeUrl } from "../../pages/html";
+import { orderDetail } from "../orders";
+import { consoleCsrfInput, consoleMessage, renderConsole } from "./layout";
+import { dateTime, money, platformName, statusBadge } from "./orders-format";
+import { actionForms } from "./orders-forms";
+import type { ConsoleContext } from "./types";
+
+type Order = MerchantOrderView["order"];
+type Address = Readonly<Record<string, string | undefined>>;
+
+const DONE: Readonly<Record<string, string>> = {
+  ship: "Shipment recorded.",
+  deliver: "Delivery recorded.",
+  refund: "Refund recorded.",
+  cancel: "Order canceled.",
+  retry: "Webhooks sent again; see the delivery log.",
+};
+
+export interface PageProblem {
+  readonly status: number;
+  readonly issues: ReadonlyArray<{ path: string; message: string }>;
+}
+
+function lines(ctx: ConsoleContext, order: Order): SafeHtml {
+  const total = (l: Order["line_items"][number]) => l.totals.find((t) => t.type === "total")?.amount ?? 0;
+  return html`<section class="card" aria-labelledby="lines"><h2 id="lines">Items</h2><table>
+<thead><tr><th scope="col">Item</th><th scope="col" class="num">Ordered</th><th scope="col" class="num">Now</th><th scope="col" class="num">Shipped</th><th scope="col" class="num">Total</th></tr></thead>
+<tbody>${order.line_items.map(
+    (l) => html`<tr><td class="fit">${l.item.title}<br><span class="muted">${l.item.id}</span></td>
+<td class="num">${l.quantity.original}</td><td class="num">${l.quantity.total}</td><td class="num">${l.quantity.fulfilled}</td><td class="num">${money(ctx, total(l), order.currency)}</td></tr>`,
+  )}</tbody></table>
+<table><caption>Totals</caption><tbody>${order.totals.map(
+    (t) =>
+      html`<tr><th scope="row">${t.display_text ?? t.type}</th><td class="num">${money(ctx, t.amount, order.currency)}</td></tr>`,
+  )}</tbody></table></section>`;
+}
+
+function addressOf(order: Order): Address | undefined {
+  const first = order.fulfillment.expectations[0] as { destination?: Address } | undefined;
+  return first?.destination;
+}
+
+function who(view: MerchantOrderView): SafeHtml {
+  const address = addressOf(view.order);
+  const permalink = safeUrl(view.order.permalink_url);
+  return html`<section class="card" aria-labelledby="who"><h2 id="who">Buyer and platform</h2><dl>
+<dt>Buyer</dt><dd class="fit">${view.buyer_email ?? "No email given"}</dd>
+<dt>Ship to</dt><dd>${
+    address
+      ? html`${address.street_address}<br>${address.address_locality}${address.address_region ? `, ${address.address_region}` : ""} ${address.postal_code}<br>${address.address_country}`
+      : "No shipping address"
+  }</dd>
+<dt>Platform</dt><dd class="fit">${platformName(view.platform)}</dd>
+<dt>Placed</dt><dd>${dateTime(view.created_at)}</dd>
+${permalink ? html`<dt>Buyer's order page</dt><dd><a href="${permalink}" rel="noreferrer" target="_blank">Open what the buyer sees</a></dd>` : ""}
+</dl></section>`;
+}
+
+function timeline(ctx: ConsoleContext, view: MerchantOrderView): SafeHtml {
+  const { order } = view;
+  const entries: Array<{ at: string; text: SafeHtml }> = [
+    { at: new Date(view.created_at).toISOString(), text: html`Placed by ${platformName(view.platform)}` },
+    ...order.fulfillment.events.map((e) => {
+      const track = safeUrl(e.tracking_url);
+      const number = e.tracking_number ?? "";
+      return {
+        at: e.occurred_at,
+        text: html`<strong>${e.type}</strong>${e.carrier ? ` · ${e.carrier}` : ""}${number ? html` · tracking ${track ? html`<a href="${track}" rel="noreferrer">${number}</a>` : number}` : ""}${e.description ? ` · ${e.description}` : ""}`,
+      };
+    }),
+    ...order.adjustments.map((a) => {
+      const amount = a.totals?.find((t) => t.type === "total")?.amount;
+      return {
+        at: a.occurred_at,
+        text: html`<strong>${a.type}</strong>${amount !== undefined ? ` · ${money(ctx, amount, order.currency)}` : ""} · ${a.status}${a.description ? ` · ${a.description}` : ""}`,
+      };
+    }),
+  ].sort((x, y) => x.at.localeCompare(y.at));
+  return html`<section class="card" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2><ol>${entries.map(
+    (e) => html`<li><time datetime="${e.at}">${dateTime(e.at)}</time>: ${e.text}</li>`,
+  )}</ol></section>`;
+}
+
+function webhookState(w: MerchantOrderView["webhooks"][number]): string {
+  if (w.delivered_at !== null) return `delivered ${dateTime(w.delivered_at)}`;
+  if (w.failed_at !== null) return "gave up";
+  return w.attempts > 0 ? `retrying (next ${dateTime(w.next_attempt_at ?? 0)})` : "waiting";
+}
+
+function webhooks(ctx: ConsoleContext, view: MerchantOrderView): SafeHtml {
+  if (view.webhooks.length === 0) {
+    return html`<section class="card" aria-labelledby="hooks"><h2 id="hooks">Webhooks</h2><p>The platform gave no webhook URL: nothing is sent.</p></section>`;
+  }
+  const open = view.webhooks.some((w) => w.delivered_at === null);
+  return html`<section class="card" aria-labelledby="hooks"><h2 id="hooks">Webhooks</h2>
+<table><thead><tr><th scope="col">#</th><th scope="col">Event</th><th scope="col">Occurred</th><th scope="col">State</th><th scope="col">Attempts</th></tr></thead>
+<tbody>${view.webhooks.map(
+    (w) => html`<tr><td>${w.seq}</td><td>${w.event}</td><td>${dateTime(w.occurred_at)}</td><td>${webhookState(w)}</td>
+<td><ul>${w.deliveries.map((d) => html`<li>${d.attempt}: ${dateTime(d.at)}, ${d.status ?? "no answer"}${d.error ? html` <span class="muted fit">${d.error}</span>` : ""}</li>`)}</ul></td></tr>`,
+  )}</tbody></table>
+${open ? html`<form method="post" action="/admin/orders/${view.order.id}/retry-webhooks">${consoleCsrfInput(ctx)}<button type="submit" class="secondary">Retry now</button></form>` : ""}
+</section>`;
+}
+
+export async function orderPage(
+  ctx: ConsoleContext,
+  params: Readonly<Record<string, string>>,
+  problem?: PageProblem,
+): Promise<Response> {
+  const id = params.id ?? "";
+  const view = await orderDetail(ctx.env, id);
+  if (!view) return consoleMessage(ctx, 404, "Order not found", "There is no order with this id.");
+  const done = DONE[ctx.url.searchParams.get("done") ?? ""];
+  const notice = problem
+    ? html`<div class="notice error" role="alert"><p>Nothing was changed:</p><ul>${problem.issues.map((i) => html`<li>${i.path}: ${i.message}</li>`)}</ul></div>`
+    : done
+      ? html`<p class="notice ok" role="status">${done}</p>`
+      : "";
+  return renderConsole(ctx, {
+    title: `Order ${id}`,
+    status: problem?.status ?? 200,
+    body: html`<p><a href="/admin/orders">All orders</a></p>
+<h1 class="fit">Order ${id} ${statusBadge(view.status)}</h1>${notice}
+<div class="grid">${who(view)}${timeline(ctx, view)}</div>
+${lines(ctx, view.order)}${webhooks(ctx, view)}${actionForms(ctx, view)}`,
+  });
+}

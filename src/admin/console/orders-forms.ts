@@ -1,0 +1,72 @@
+/**
+ * An order's action forms (ship, deliver, refund, cancel): each carries a fresh idempotency
+ * key and a confirm checkbox the server checks, so a double submit records one change and
+ * a stray click records none.
+ */
+import type { MerchantOrderView } from "../../../durable-objects/order-object";
+import { html, type SafeHtml } from "../../pages/html";
+import { consoleCsrfInput } from "./layout";
+import type { ConsoleContext } from "./types";
+
+export const ORDER_ACTIONS = ["ship", "deliver", "refund", "cancel"] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+
+function form(
+  ctx: ConsoleContext,
+  id: string,
+  action: OrderAction,
+  legend: string,
+  fields: SafeHtml,
+  confirm: string,
+  danger = false,
+): SafeHtml {
+  return html`<form class="card" method="post" action="/admin/orders/${id}/${action}">${consoleCsrfInput(ctx)}
+<input type="hidden" name="idempotency_key" value="${crypto.randomUUID()}">
+<fieldset><legend>${legend}</legend>${fields}
+<label><input type="checkbox" name="confirm" value="yes" required> ${confirm}</label>
+<button type="submit"${danger ? html` class="danger"` : ""}>${legend}</button></fieldset></form>`;
+}
+
+const text = (id: string, name: string, label: string, type = "text") =>
+  html`<label for="${id}">${label}</label><input id="${id}" name="${name}" type="${type}" maxlength="${name === "tracking_url" ? 2000 : 200}">`;
+
+export function actionForms(ctx: ConsoleContext, view: MerchantOrderView): SafeHtml {
+  const id = view.order.id;
+  const open = view.status !== "canceled";
+  const shippable = view.status === "processing" || view.status === "partially_shipped";
+  return html`<section aria-labelledby="actions"><h2 id="actions">Actions</h2><div class="grid">
+${
+  shippable
+    ? form(
+        ctx,
+        id,
+        "ship",
+        "Ship",
+        html`${text(`ship-carrier-${id}`, "carrier", "Carrier")}${text(`ship-number-${id}`, "tracking_number", "Tracking number")}${text(`ship-url-${id}`, "tracking_url", "Tracking URL (https)", 'type="url"')}`,
+        "Every remaining unit has left",
+      )
+    : ""
+}
+${
+  open && !shippable && view.status !== "delivered"
+    ? form(
+        ctx,
+        id,
+        "deliver",
+        "Mark delivered",
+        text(`deliver-note-${id}`, "description", "Note (optional)"),
+        "The buyer has it",
+      )
+    : ""
+}
+${form(
+  ctx,
+  id,
+  "refund",
+  "Refund",
+  html`<label for="refund-amount-${id}">Amount (${ctx.config.currency})</label><input id="refund-amount-${id}" name="amount" inputmode="decimal" required pattern="[0-9]+([.,][0-9]+)?">${text(`refund-note-${id}`, "description", "Reason (optional)")}`,
+  "Send this money back to the buyer",
+)}
+${open ? form(ctx, id, "cancel", "Cancel order", text(`cancel-note-${id}`, "description", "Reason (optional)"), "Cancel every unshipped unit and refund it", true) : ""}
+</div></section>`;
+}
