@@ -6,6 +6,7 @@
 import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type CertsFetch, clearAccessKeys, verifyAccessJwt } from "../../src/admin/console/access";
+import { CONSOLE_ROUTES } from "../../src/admin/console/console-router";
 import { startSession } from "../../src/admin/console/session";
 import { handleAdmin } from "../../src/admin/router";
 import { toBase64Url } from "../../src/lib/ids";
@@ -18,11 +19,26 @@ let ipCounter = 0;
 /** Each test its own client address: failed sign-ins count per address. */
 const fresh = (): Browser => ({ ip: `203.0.113.${++ipCounter}` });
 
-const CONSOLE_PAGES = ["/admin/", "/admin/orders", "/admin/orders/ord_abc", "/admin/catalog", "/admin/platforms"];
+/** Every mounted console route, its `:params` filled in. */
+const MOUNTED = CONSOLE_ROUTES.map((r): [string, string] => [r.method, r.path.replace(/:\w+/g, "x_1")]);
+const CONSOLE_PAGES = [
+  ...new Set([
+    "/admin/",
+    "/admin/orders",
+    "/admin/orders/ord_abc",
+    "/admin/catalog",
+    "/admin/platforms",
+    ...MOUNTED.filter(([m]) => m === "GET").map(([, p]) => p),
+  ]),
+];
 const JSON_ROUTES: ReadonlyArray<[string, string]> = [
+  ["GET", "/admin/orders"],
+  ["GET", "/admin/orders/ord_abc"],
   ["POST", "/admin/orders/ord_abc/events"],
   ["POST", "/admin/orders/ord_abc/adjustments"],
   ["GET", "/admin/orders/ord_abc/webhooks"],
+  ["POST", "/admin/orders/ord_abc/webhooks/retry"],
+  ["POST", "/admin/orders/index/rebuild"],
   ["POST", "/admin/inventory/item_123"],
   ["GET", "/admin/inventory/item_123"],
   ["GET", "/admin/api-keys"],
@@ -43,11 +59,13 @@ describe("without credentials", () => {
   });
 
   it("every other request to a console page or a JSON admin route is 401, the same body everywhere", async () => {
+    expect(MOUNTED).toContainEqual(["GET", "/admin/"]);
+    expect(MOUNTED).toContainEqual(["POST", "/admin/sign-out"]);
     const bodies = new Set<string>();
     const requests: Array<[string, string]> = [
       ...CONSOLE_PAGES.map((p): [string, string] => ["GET", p]),
       ...CONSOLE_PAGES.map((p): [string, string] => ["POST", p]),
-      ["POST", "/admin/sign-out"],
+      ...MOUNTED,
       ["GET", "/admin/no-such-page"],
       ...JSON_ROUTES,
     ];

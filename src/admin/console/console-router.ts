@@ -24,14 +24,15 @@ const NO_STORE = { "cache-control": "no-store", "referrer-policy": "no-referrer"
 
 type Args = [ConsoleContext];
 const table = IttyRouter<IRequest, Args>();
-const ROUTES: readonly ConsoleRoute[] = [
+/** Every console page and action (tests walk it: none may answer a stranger). */
+export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { method: "POST", path: SIGN_OUT_PATH, handler: signOut },
   ...DASHBOARD_ROUTES,
   ...ORDERS_ROUTES,
   ...CATALOG_ROUTES,
   ...PLATFORMS_ROUTES,
 ];
-for (const route of ROUTES) {
+for (const route of CONSOLE_ROUTES) {
   const add = route.method === "GET" ? table.get : table.post;
   add(route.path, (request, ctx) => route.handler(ctx, (request.params ?? {}) as Record<string, string>));
 }
