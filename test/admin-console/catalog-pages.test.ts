@@ -5,6 +5,9 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { catalogCsvLines } from "../../bench/catalog-csv";
+import { generateCatalog } from "../../bench/generate-catalog";
+import demo from "../../data/demo-catalog.json";
 import { type Browser, csrfOf, formFor, ORIGIN, openPage, postForm, signIn } from "../helpers/console";
 import { callTool } from "../helpers/mcp";
 import { decodeEntities } from "../helpers/pages";
@@ -102,6 +105,21 @@ describe("catalog upload", () => {
     expect(await lookup(["prod_fx_socks"])).toEqual([]);
   });
 
+  it("a JSON catalog: a bad variant named by product index, id and variant; the good file loads", async () => {
+    const bad = structuredClone(demo) as { products: Array<{ id: string; variants: Array<Record<string, unknown>> }> };
+    const product = bad.products[2];
+    const variant = product?.variants[0] ?? {};
+    variant.price = { amount: 100, currency: "EUR" };
+    const refused = await upload("catalog.json", JSON.stringify(bad));
+    expect(refused.status).toBe(422);
+    expect(decodeEntities(await refused.text())).toContain(
+      `products[2] (${product?.id}), variant ${variant.id}: $.variants[0].price.currency: expected USD`,
+    );
+    const loaded = await upload("catalog.json", JSON.stringify(demo));
+    expect(loaded.status).toBe(303);
+    expect(loaded.headers.get("location")).toMatch(/^\/admin\/catalog\?loaded=68&removed=\d+$/);
+  });
+
   it("refuses a file over the cap with 413, a form without its CSRF token with 403, and a .txt by name", async () => {
     const big = await exports.default.fetch(`${ORIGIN}/admin/catalog/upload`, {
       method: "POST",
@@ -121,6 +139,19 @@ describe("catalog upload", () => {
     const wrongKind = await upload("catalog.txt", fixed);
     expect(wrongKind.status).toBe(422);
     expect(await wrongKind.text()).toMatch(/expected a .json or .csv catalog file/);
+  });
+});
+
+describe("catalog upload over one invocation's KV budget", () => {
+  it("a valid catalog of 948 products is refused with 413 before anything is written", async () => {
+    const manifest = await env.CATALOG.get("catalog:manifest");
+    const csv = [...catalogCsvLines(generateCatalog(948, 3).products)].join("\n");
+    const res = await upload("big.csv", csv);
+    expect(res.status).toBe(413);
+    const page = await res.text();
+    expect(page).toMatch(/big.csv is valid but holds 948 products; an upload writes at most 947 in one go/);
+    expect(page).toMatch(/catalog:load -- my-catalog.csv --remote/);
+    expect(await env.CATALOG.get("catalog:manifest")).toBe(manifest);
   });
 });
 
