@@ -90,6 +90,8 @@ function timeline(ctx: ConsoleContext, view: MerchantOrderView): SafeHtml {
 function webhookState(w: MerchantOrderView["webhooks"][number]): string {
   if (w.delivered_at !== null) return `delivered ${dateTime(w.delivered_at)}`;
   if (w.failed_at !== null) return "gave up";
+  // Claimed but not yet recorded: an attempt is in flight right now.
+  if (w.deliveries.length < w.attempts) return "sending";
   return w.attempts > 0 ? `retrying (next ${dateTime(w.next_attempt_at ?? 0)})` : "waiting";
 }
 
