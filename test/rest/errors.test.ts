@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { signRequest } from "../../src/auth/http-signature";
 import { errorReply } from "../../src/rest/wire";
 import { rateLimited } from "../../src/ucp/errors";
+import { pay } from "../helpers/checkout";
 import { CLIENT_IP, FULL_PROFILE, PROFILES, platformKey } from "../helpers/mcp";
 import { openapiPresent, responseErrors } from "./openapi";
 import { REST_ENDPOINT, rest } from "./rest-client";
@@ -50,7 +51,10 @@ describe("REST protocol errors", { timeout: 30_000 }, () => {
   });
 
   it("invalid arguments: 400 with JSONPaths into the body (not into the MCP arguments)", async () => {
-    const reply = await rest("POST", "/checkout-sessions", { body: { line_items: [{ item: {}, quantity: -1 }] } });
+    const reply = await rest("POST", "/checkout-sessions", {
+      body: { line_items: [{ item: {}, quantity: -1 }] },
+      invalidBody: true,
+    });
     expect(reply.status, reply.text).toBe(400);
     expect(reply.body.code).toBe("invalid_request");
     const paths = reply.body.issues.map((i: { path: string }) => i.path);
@@ -77,7 +81,7 @@ describe("REST protocol errors", { timeout: 30_000 }, () => {
   it("anonymous complete and get_order: 401 authentication_required with a Bearer challenge", async () => {
     const created = await rest("POST", "/checkout-sessions", { body: LINE });
     const complete = await rest("POST", `/checkout-sessions/${created.body.id}/complete`, {
-      body: {},
+      body: pay("success_token"),
       key: crypto.randomUUID(),
     });
     expect(complete.status, complete.text).toBe(401);

@@ -84,8 +84,9 @@ describe("carts over REST", { timeout: 30_000 }, () => {
     // Absent Request-Id: the answer still names one for tracing.
     expect(got.headers.get("request-id")).toMatch(/^[0-9a-f-]{36}$/);
 
+    // The body names the cart too: cart.json's update request requires `id` (ucp_request).
     const updated = await rest("PUT", `/carts/${id}`, {
-      body: { line_items: [{ item: { id: "item_123" }, quantity: 3 }] },
+      body: { id, line_items: [{ item: { id: "item_123" }, quantity: 3 }] },
     });
     expectOperation(updated, "PUT", "/carts/{id}", 200);
     expect(updated.body.line_items[0].quantity).toBe(3);

@@ -4,8 +4,10 @@
  * with the test platform's key covering what REST signing lists (spec-digest §10.3).
  */
 import { exports } from "cloudflare:workers";
+import { expect } from "vitest";
 import { signRequest } from "../../src/auth/http-signature";
 import { CLIENT_IP, FULL_PROFILE, platformKey } from "../helpers/mcp";
+import { openapiPath, requestErrors } from "./openapi";
 
 export const REST_ENDPOINT = "https://shop.example.com/ucp";
 
@@ -25,10 +27,28 @@ export interface RestOptions {
   /** The UCP-Agent profile; `null` sends no UCP-Agent header. */
   readonly profile?: string | null;
   readonly key?: string;
+  /**
+   * The body is one the operation's derived request schema refuses, sent on purpose (a test of
+   * the server's refusal); the schema must refuse it too. Otherwise every JSON body is checked
+   * against that schema before it is sent.
+   */
+  readonly invalidBody?: boolean;
+}
+
+/** Holds a body to the request schema the OpenAPI document and the `ucp_request` annotations give its operation. */
+function checkBody(method: string, path: string, body: unknown, invalid: boolean): void {
+  if (body === null || typeof body !== "object") return;
+  const operation = openapiPath(method, path.split("?")[0] ?? path);
+  if (operation === undefined) return;
+  const errors = requestErrors(method, operation, body);
+  if (invalid)
+    expect(errors, `${method} ${path}: the derived request schema accepts a body sent as invalid`).not.toEqual([]);
+  else expect(errors, `${method} ${path}: the body fails the derived request schema`).toEqual([]);
 }
 
 export async function rest(method: string, path: string, options: RestOptions = {}): Promise<RestReply> {
   const url = `${REST_ENDPOINT}${path}`;
+  checkBody(method, path, options.body, options.invalidBody === true);
   const text =
     options.body === undefined
       ? undefined
