@@ -41,6 +41,18 @@ export const h = handleMcp;
 import { INVENTORY_NAME } from "../../durable-objects/shared/inventory-plan";
 export const n: [string, CheckoutObject | undefined] = [INVENTORY_NAME, undefined];
 `,
+  // The REST binding reaching for an object's ledger code and its storage.
+  "src/rest/reaches-storage.ts": `import { checkLedger } from "../../durable-objects/shared/idempotency";
+export function replay(sql: SqlStorage): unknown {
+  return [checkLedger, sql];
+}
+`,
+  // The shared pipeline taking a value from durable-objects/ and reading storage.sql.
+  "src/pipeline/takes-value.ts": `import type { CartObject } from "../../durable-objects/cart-object";
+import { INVENTORY_NAME } from "../../durable-objects/shared/inventory-plan";
+export const n: [string, CartObject | undefined] = [INVENTORY_NAME, undefined];
+export const rows = (ctx: DurableObjectState): unknown => ctx.storage.sql;
+`,
   // The rules' keepers: an object file using SqlStorage, the console naming an object's types.
   "durable-objects/keeps.ts": `export function rows(ctx: DurableObjectState): SqlStorage {
   return ctx.storage.sql;
@@ -48,6 +60,9 @@ export const n: [string, CheckoutObject | undefined] = [INVENTORY_NAME, undefine
 `,
   "src/admin/types-only.ts": `import type { ChangeReply } from "../../durable-objects/order-object";
 export type Reply = ChangeReply;
+`,
+  "src/rest/types-only.ts": `import type { CheckoutReply } from "../../durable-objects/checkout-object";
+export type Reply = CheckoutReply;
 `,
   // The zod rule from the root configuration still holds inside a per-directory override.
   "src/payment/zod-named.ts": `import { z } from "zod";
@@ -117,6 +132,12 @@ describe("import rules (biome.json)", () => {
     expect(errorsIn("src/admin/types-only.ts")).toEqual([]);
   });
 
+  it("the REST binding and the shared pipeline take only types from durable-objects/ and never touch SqlStorage", () => {
+    expect(errorsIn("src/rest/reaches-storage.ts")).toEqual(["lint/style/noRestrictedTypes 2", "plugin 1"]);
+    expect(errorsIn("src/pipeline/takes-value.ts")).toEqual(["lint/nursery/noJsRestrictedProperties 4", "plugin 2"]);
+    expect(errorsIn("src/rest/types-only.ts")).toEqual([]);
+  });
+
   it("the root zod rule still applies inside a directory override", () => {
     expect(errorsIn("src/payment/zod-named.ts")).toEqual(["lint/style/noRestrictedImports 1"]);
   });
@@ -130,6 +151,8 @@ describe("import rules (biome.json)", () => {
         "src/mcp/takes-value.ts",
         "src/order/stores.ts",
         "src/payment/zod-named.ts",
+        "src/pipeline/takes-value.ts",
+        "src/rest/reaches-storage.ts",
         "src/ucp/uses-transport.ts",
       ].sort(),
     );
