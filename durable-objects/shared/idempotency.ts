@@ -35,7 +35,7 @@ export function checkLedger(sql: SqlStorage, input: IdempotencyInput, now: numbe
 
 /**
  * What one object's ledger may hold, in response characters. Tool arguments are capped per
- * caller (src/mcp/argument-limits.ts), which bounds one entry; this bounds their sum, so many
+ * caller (src/pipeline/argument-limits.ts), which bounds one entry; this bounds their sum, so many
  * keys cannot park megabytes in one session for 48 h. Ordinary sessions stay far below it
  * (a checkout response is a few KiB).
  */

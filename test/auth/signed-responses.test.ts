@@ -24,7 +24,7 @@ async function rawCall(name: string, args: Record<string, unknown>) {
     accept: "application/json",
     "cf-connecting-ip": CLIENT_IP,
     "ucp-agent": `profile="${FULL_PROFILE}"`,
-    // Signed complete_checkout covers its key (src/mcp/idempotency-key.ts).
+    // Signed complete_checkout covers its key (src/pipeline/idempotency-key.ts).
     "idempotency-key": key,
   });
   await signRequest({ method: "POST", url: ENDPOINT, headers, body }, await platformKey());

@@ -107,7 +107,7 @@ async function signingFetch(input: string | URL | Request, init?: RequestInit): 
   if (init?.method === "POST") {
     headers.set("ucp-agent", `profile="${profileUrl()}"`);
     // A signing platform sends its key as the signed Idempotency-Key header too (required
-    // for complete_checkout and cancel_checkout, src/mcp/idempotency-key.ts).
+    // for complete_checkout and cancel_checkout, src/pipeline/idempotency-key.ts).
     const idempotencyKey = idempotencyKeyOf(body);
     if (idempotencyKey) headers.set("idempotency-key", idempotencyKey);
     await signRequest({ method: "POST", url, headers, body }, key.value);

@@ -48,7 +48,7 @@ export async function post(
   const profile = options.anonymous ? undefined : closedTierProfile(body);
   if (profile && !sent.has("signature") && !sent.has("authorization")) {
     if (!sent.has("ucp-agent")) sent.set("ucp-agent", `profile="${profile}"`);
-    // A signed complete/cancel covers its key (src/mcp/idempotency-key.ts), as a real platform sends it.
+    // A signed complete/cancel covers its key (src/pipeline/idempotency-key.ts), as a real platform sends it.
     const key = metaKey(body);
     if (key !== undefined && !sent.has("idempotency-key")) sent.set("idempotency-key", key);
     await signRequest({ method: "POST", url: ENDPOINT, headers: sent, body: text }, await platformKey());

@@ -29,7 +29,7 @@ async function call(vars: Record<string, unknown>, name: string, args: Record<st
     accept: "application/json",
     "cf-connecting-ip": CLIENT_IP,
     "ucp-agent": `profile="${FULL_PROFILE}"`,
-    // Signed complete/cancel cover their key (src/mcp/idempotency-key.ts).
+    // Signed complete/cancel cover their key (src/pipeline/idempotency-key.ts).
     ...(key ? { "idempotency-key": key } : {}),
   });
   await signRequest({ method: "POST", url: ENDPOINT, headers, body }, await platformKey());
