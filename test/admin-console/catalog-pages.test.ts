@@ -186,5 +186,5 @@ describe("stock from the catalog page", () => {
 
     const bad = await postForm(formFor(html, action), action, { op: "add", units: "lots" }, browser);
     expect(bad.status).toBe(400);
-  });
+  }, 30_000);
 });
