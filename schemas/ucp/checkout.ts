@@ -120,19 +120,20 @@ export const CheckoutCreateSchema = z
   .looseObject({
     line_items: z
       .array(LineItemRequestSchema)
-      .min(1)
       .max(CART_LIMITS.maxLines)
       .optional()
-      .describe("Lines to buy: required unless cart_id is given (then ignored)."),
+      .describe("Lines to buy: at least one, unless cart_id is given (then ignored; cart.md sends [])."),
     cart_id: z.string().max(200).optional().describe("Create from this cart: its lines, context and buyer win."),
     ...common,
   })
   // UCP: line_items is required on create; the cart capability adds cart_id as the alternative.
-  .refine((c) => c.line_items !== undefined || c.cart_id !== undefined, {
+  .refine((c) => c.cart_id !== undefined || (c.line_items?.length ?? 0) > 0, {
     path: ["line_items"],
     message: "line_items is required (at least one line) unless cart_id is given",
   })
-  .meta({ anyOf: [{ required: ["line_items"] }, { required: ["cart_id"] }] })
+  .meta({
+    anyOf: [{ required: ["line_items"], properties: { line_items: { minItems: 1 } } }, { required: ["cart_id"] }],
+  })
   .describe("A checkout to create: line_items or cart_id.");
 export type CheckoutCreate = z.infer<typeof CheckoutCreateSchema>;
 

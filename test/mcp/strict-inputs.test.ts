@@ -23,11 +23,22 @@ describe("line items", () => {
     }
   });
 
+  it("create_checkout from a cart takes cart.md's own body, cart_id with line_items: []", async () => {
+    const cart = await callTool("create_cart", { cart: { line_items: [{ item: { id: "item_123" }, quantity: 2 }] } });
+    const cartId = cart.body.result.structuredContent.id;
+    const reply = await callTool("create_checkout", { checkout: { cart_id: cartId, line_items: [] } });
+    expect(reply.body.error, JSON.stringify(reply.body)).toBeUndefined();
+    const checkout = reply.body.result.structuredContent;
+    expect(checkout.line_items.map((l: { quantity: number }) => l.quantity)).toEqual([2]);
+  });
+
   it("the published create_checkout schema requires line_items unless cart_id is given", async () => {
     const schema = await inputSchema("create_checkout");
     const checkout = schema.properties.checkout;
-    expect(checkout.anyOf).toEqual([{ required: ["line_items"] }, { required: ["cart_id"] }]);
-    expect(checkout.properties.line_items.minItems).toBe(1);
+    expect(checkout.anyOf).toEqual([
+      { required: ["line_items"], properties: { line_items: { minItems: 1 } } },
+      { required: ["cart_id"] },
+    ]);
   });
 
   it.each([0, -1, 1000, Number.MAX_SAFE_INTEGER])("quantity %d is -32602 naming the line", async (quantity) => {
