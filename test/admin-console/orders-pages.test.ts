@@ -5,8 +5,9 @@
  */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { pay, readyCheckout, tool } from "../helpers/checkout";
 import { ADMIN_TOKEN, type Browser, formFor, ORIGIN, openPage, postForm, signIn } from "../helpers/console";
-import { FULL_PROFILE } from "../helpers/mcp";
+import { FULL_PROFILE, PROFILES } from "../helpers/mcp";
 import { locationPath } from "../helpers/pages";
 import { getOrder, placeOrder } from "../order/order-helpers";
 
@@ -22,8 +23,11 @@ async function orderPage(id: string, b: Browser) {
   return page.html;
 }
 
+// Placing orders through the whole pipeline is slow on a busy machine (the first one warms it).
+const SLOW = { timeout: 30_000 };
+
 describe("the order list", () => {
-  it("lists a new order with status, total, buyer, platform and created time; search finds it", async () => {
+  it("lists a new order with status, total, buyer, platform and created time; search finds it", SLOW, async () => {
     const b = await browser();
     const { orderId } = await placeOrder([{ id: "item_123", quantity: 2 }]);
     const order = await getOrder(orderId);
@@ -173,6 +177,61 @@ describe("an order's page and actions", () => {
     const b = await browser();
     const { res } = await openPage("/admin/orders/ord_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", b);
     expect(res.status).toBe(404);
+  });
+});
+
+describe("webhooks and the index from the console", () => {
+  it("retry now sends an undelivered webhook at once; the failures reach the list", SLOW, async () => {
+    const b = await browser();
+    const profile = `${PROFILES}/webhooks-flaky.json`;
+    const checkout = await readyCheckout([{ id: "item_456", quantity: 1 }], {}, profile);
+    const done = await tool(
+      "complete_checkout",
+      { id: checkout.id, checkout: pay("success_token") },
+      crypto.randomUUID(),
+      profile,
+    );
+    const orderId: string = done.body.result.structuredContent.order.id;
+    const attempts = async () => {
+      const log = (await (await bearer(`/admin/orders/${orderId}/webhooks`)).json()) as {
+        webhooks: Array<{ delivered_at: number | null; deliveries: Array<{ status: number | null }> }>;
+      };
+      return log.webhooks[0];
+    };
+    let before = (await attempts())?.deliveries.length ?? 0;
+    for (let round = 0; round < 6 && (await attempts())?.delivered_at === null; round++) {
+      const html = await orderPage(orderId, b);
+      const res = await postForm(html, `/admin/orders/${orderId}/retry-webhooks`, {}, b);
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toBe(`/admin/orders/${orderId}?done=retry`);
+      const now = (await attempts())?.deliveries.length ?? 0;
+      expect(now).toBeGreaterThan(before);
+      before = now;
+    }
+    const created = await attempts();
+    expect(created?.delivered_at).not.toBeNull();
+    expect(created?.deliveries.map((d) => d.status)).toEqual([503, 503, 503, 200]);
+    const listed = (await (await bearer(`/admin/orders?q=${orderId}`)).json()) as {
+      orders: Array<{ webhook_failures: number }>;
+    };
+    expect(listed.orders[0]?.webhook_failures).toBe(3);
+  });
+
+  it("the index rebuild starts from the list page's confirmed form and from the JSON API", async () => {
+    const b = await browser();
+    const { html } = await openPage("/admin/orders", b);
+    const unconfirmed = await postForm(html, "/admin/orders/index/rebuild", {}, b);
+    expect(unconfirmed.status).toBe(400);
+    const started = await postForm(html, "/admin/orders/index/rebuild", { confirm: "yes" }, b);
+    expect(started.status).toBe(303);
+    expect(started.headers.get("location")).toBe("/admin/orders?rebuild=started");
+    const res = await exports.default.fetch(`${ORIGIN}/admin/orders/index/rebuild`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toMatchObject({ running: true, pulled: 0 });
+    expect((await bearer("/admin/orders/index/rebuild")).status).toBe(200);
   });
 });
 
