@@ -9,7 +9,7 @@ import { type CatalogSnapshot, catalogSnapshot, getProducts } from "../../catalo
 import type { CatalogProblem } from "../../catalog/merchant-catalog";
 import { stockLevels } from "../../catalog/stock";
 import { INVENTORY_NAME, stockVersion } from "../../catalog/stock-keys";
-import { html, type SafeHtml } from "../../pages/html";
+import { html, type SafeHtml, trustedHtml } from "../../pages/html";
 import { formatMoney } from "../../pages/money";
 import { contentSecurityPolicy } from "../../pages/respond";
 import { UPLOAD_SCRIPT } from "./catalog-script";
@@ -18,6 +18,10 @@ import { consoleCsrfInput, renderConsole } from "./layout";
 import type { ConsoleContext } from "./types";
 
 const PER_PAGE = 25;
+/** The stock forms sit on one line beside their variant (the console's inputs are full width). */
+const STOCK_CSS =
+  "form.stock{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center;margin:0 0 .25rem}" +
+  "form.stock input[type=number]{width:6.5rem}form.stock button{padding:.4rem .75rem}";
 
 /** The upload script sends the form by XMLHttpRequest (for its progress): to this origin only. */
 function uploadHeaders(ctx: ConsoleContext): Record<string, string> {
@@ -95,6 +99,7 @@ async function productList(ctx: ConsoleContext, snapshot: CatalogSnapshot, page:
   );
   const money = (minor: number) => formatMoney(minor, snapshot.manifest.currency, ctx.config.storefront.locale);
   return html`<section aria-labelledby="products-title">
+<style nonce="${ctx.nonce}">${trustedHtml(STOCK_CSS)}</style>
 <h2 id="products-title">Products</h2>
 <div class="card"><table>
 <caption>Page ${page} of ${pages}: stock is live from the inventory</caption>

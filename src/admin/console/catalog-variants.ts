@@ -36,7 +36,7 @@ export function variantRows(
 
 function stockForms(ctx: ConsoleContext, action: string, label: string, page: number): SafeHtml {
   const key = crypto.randomUUID();
-  return html`<form method="post" action="${action}" class="row">
+  return html`<form method="post" action="${action}" class="stock">
 ${consoleCsrfInput(ctx)}<input type="hidden" name="idempotency_key" value="${key}"><input type="hidden" name="page" value="${page}">
 <input name="units" type="number" min="0" max="1000000" step="1" required aria-label="Units for ${label}">
 <button type="submit" name="op" value="add" class="secondary">Add</button>
