@@ -1,12 +1,13 @@
 /**
  * The store's order index (one object, ORDER_INDEX_NAME): a row per order for the console's
  * list, search and dashboard, fed by every order object's index feed (durable-objects/order/
- * index-feed.ts, at-least-once, upserts keyed by order id + version). Derived state only:
- * `order_log` keeps every id it was told of, and a rebuild re-pulls each order's entry from
- * its own object, a batch per alarm. Reads are synchronous SQL on local SQLite.
+ * index-feed.ts, at-least-once, upserts keyed by order id + version). Derived state only.
+ * A second object of this class (ORDER_LOG_NAME) keeps nothing but the order ids
+ * (`append`, `ids`); a rebuild walks them and re-pulls each order's entry from its own
+ * object, a batch per alarm, so even a wiped index comes back. Reads are synchronous SQL.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { OrderIndexEntry } from "../src/order/index-entry";
+import { ORDER_LOG_NAME, type OrderIndexEntry } from "../src/order/index-entry";
 import {
   fillDays,
   type OrderListPage,
@@ -16,7 +17,14 @@ import {
   pageOf,
   statsSince,
 } from "../src/order/index-query";
-import { INDEX_SCHEMA, listStatement, type Statement, statsStatements, upsertStatements } from "./order-index/queries";
+import {
+  INDEX_SCHEMA,
+  LOG_SCHEMA,
+  listStatement,
+  type Statement,
+  statsStatements,
+  upsertStatements,
+} from "./order-index/queries";
 import { ensureTables, hasTable } from "./shared/schema";
 
 const REBUILD_SCHEMA = `CREATE TABLE IF NOT EXISTS rebuild (
@@ -57,6 +65,23 @@ export class OrderIndexObject extends DurableObject<Env> {
         for (const s of upsertStatements(entry, version)) this.#run(s);
       }
     });
+  }
+
+  /** Records an order id (the log object): once, whatever the repeats. */
+  async append(id: string, createdAt: number): Promise<void> {
+    this.ctx.storage.transactionSync(() => {
+      this.ctx.storage.sql.exec(LOG_SCHEMA);
+      this.ctx.storage.sql.exec("INSERT OR IGNORE INTO order_log (id, created_at) VALUES (?, ?)", id, createdAt);
+    });
+  }
+
+  /** Logged ids after `after`, in id order (the log object; a rebuild's batches). */
+  async ids(after: string, limit: number): Promise<string[]> {
+    if (!hasTable(this.ctx.storage.sql, "order_log")) return [];
+    return this.ctx.storage.sql
+      .exec<{ id: string }>("SELECT id FROM order_log WHERE id > ? ORDER BY id LIMIT ?", after, limit)
+      .toArray()
+      .map((r) => r.id);
   }
 
   /** One page of the list, newest first. */
@@ -126,10 +151,7 @@ export class OrderIndexObject extends DurableObject<Env> {
       .exec<{ after: string; done_at: number | null }>("SELECT after, done_at FROM rebuild")
       .toArray()[0];
     if (!state || state.done_at !== null) return;
-    const ids = sql
-      .exec<{ id: string }>("SELECT id FROM order_log WHERE id > ? ORDER BY id LIMIT ?", state.after, REBUILD_BATCH)
-      .toArray()
-      .map((r) => r.id);
+    const ids = await this.env.ORDER_INDEX.getByName(ORDER_LOG_NAME).ids(state.after, REBUILD_BATCH);
     const pulled = await Promise.all(ids.map((id) => this.env.ORDER.getByName(id).indexState()));
     const found: IndexedVersion[] = [];
     for (const p of pulled) if (p) found.push({ entry: p.entry, version: p.version });

@@ -19,6 +19,7 @@ import { applyEvent } from "../src/order/fulfillment-events";
 import {
   indexEntry,
   ORDER_INDEX_NAME,
+  ORDER_LOG_NAME,
   type OrderIndexEntry,
   type OrderStatus,
   orderStatus,
@@ -335,10 +336,22 @@ export class OrderObject extends DurableObject<Env> {
     feedIndex(this.ctx.storage.sql, indexEntry(order, webhookFailures(this.ctx.storage.sql)), now);
   }
 
-  /** Sends the feed if due; a failure is left to the alarm (the row stays due). */
+  /**
+   * Sends the feed if due; a failure is left to the alarm (the row stays due). Until the index
+   * has taken a first version, the order's id goes to the log too, before the entry: the log
+   * is what a rebuild walks.
+   */
   async #sendIndex(): Promise<void> {
     const index = this.env.ORDER_INDEX.getByName(ORDER_INDEX_NAME);
-    await sendIndexFeed(this.ctx.storage.sql, (entry, version) => index.upsert(entry, version), Date.now);
+    const log = this.env.ORDER_INDEX.getByName(ORDER_LOG_NAME);
+    await sendIndexFeed(
+      this.ctx.storage.sql,
+      async (entry, version, logged) => {
+        if (!logged) await log.append(entry.id, entry.created_at);
+        await index.upsert(entry, version);
+      },
+      Date.now,
+    );
   }
 
   #ports(): SettlementPorts {

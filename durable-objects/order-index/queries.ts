@@ -13,9 +13,10 @@ export interface Statement {
   readonly params: Param[];
 }
 
-// order_log is append-only: the ids a rebuild re-pulls from their order objects.
+/** The log object's one table (ORDER_LOG_NAME): append-only, the ids a rebuild re-pulls from their order objects. */
+export const LOG_SCHEMA = "CREATE TABLE IF NOT EXISTS order_log (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)";
+
 export const INDEX_SCHEMA: readonly string[] = [
-  "CREATE TABLE IF NOT EXISTS order_log (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)",
   `CREATE TABLE IF NOT EXISTS order_index (
     id TEXT PRIMARY KEY,
     version INTEGER NOT NULL,
@@ -63,13 +64,12 @@ const COLUMNS = [
   "last_webhook_failure_at",
 ] as const;
 
-/** The statements that record one entry (the log row, the index row, its lines). */
+/** The statements that record one entry (the index row, its lines). */
 export function upsertStatements(entry: OrderIndexEntry, version: number): Statement[] {
   const updates = COLUMNS.filter((c) => c !== "id")
     .map((c) => `${c} = excluded.${c}`)
     .join(", ");
   return [
-    { text: "INSERT OR IGNORE INTO order_log (id, created_at) VALUES (?, ?)", params: [entry.id, entry.created_at] },
     {
       text: `INSERT INTO order_index (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map(() => "?").join(", ")})
         ON CONFLICT (id) DO UPDATE SET ${updates} WHERE excluded.version >= order_index.version`,

@@ -57,7 +57,8 @@ export function fedEntry(sql: SqlStorage): { entry: OrderIndexEntry; version: nu
  */
 export async function sendIndexFeed(
   sql: SqlStorage,
-  send: (entry: OrderIndexEntry, version: number) => Promise<void>,
+  /** `logged`: an earlier version reached the index (so the id is in the log already). */
+  send: (entry: OrderIndexEntry, version: number, logged: boolean) => Promise<void>,
   now: () => number,
 ): Promise<void> {
   for (let round = 0; round < 3; round++) {
@@ -71,7 +72,7 @@ export async function sendIndexFeed(
       nextAttemptAt(attempt, started, FEED_RETRY),
     );
     try {
-      await send(JSON.parse(current.entry) as OrderIndexEntry, current.version);
+      await send(JSON.parse(current.entry) as OrderIndexEntry, current.version, current.sent_version > 0);
     } catch (e) {
       console.error("order index feed failed", e instanceof Error ? e.message : e);
       return;

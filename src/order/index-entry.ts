@@ -72,3 +72,8 @@ export function indexEntry(
 
 /** The one index object per store (env.ORDER_INDEX.getByName). */
 export const ORDER_INDEX_NAME = "orders";
+/**
+ * The store's order id log: another object of the same class, holding only the ids, so the
+ * index object can be wiped (a schema change, a bug) and rebuilt from it.
+ */
+export const ORDER_LOG_NAME = "order-log";
