@@ -184,6 +184,11 @@ describe("stock from the catalog page", () => {
     ({ html } = await openPage("/admin/catalog", browser));
     expect(html).toMatch(/data-stock="var_fx_lamp">4</);
 
+    // That form's key with another quantity: refused, as the JSON API refuses it.
+    const reused = await postForm(add, action, { op: "add", units: "5" }, browser);
+    expect(reused.status).toBe(409);
+    expect(await reused.text()).toMatch(/already used for another change/);
+
     const bad = await postForm(formFor(html, action), action, { op: "add", units: "lots" }, browser);
     expect(bad.status).toBe(400);
   }, 30_000);

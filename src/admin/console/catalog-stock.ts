@@ -5,12 +5,20 @@
  */
 import { parseStockChange } from "../../catalog/stock-change";
 import { seeOther } from "../../pages/respond";
-import { restockVariant } from "../inventory";
+import { restockVariant, type StockRefusal } from "../inventory";
 import { field, readConsoleForm } from "./forms";
 import { consoleMessage } from "./layout";
 import type { ConsoleContext } from "./types";
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
+/** The JSON API's statuses for the same refusals. */
+const STATUS: Record<StockRefusal["error"], number> = {
+  not_found: 404,
+  not_counted: 409,
+  idempotency_conflict: 409,
+  idempotency_key_required: 400,
+  invalid_input: 400,
+};
 
 export async function changeStock(ctx: ConsoleContext, params: Readonly<Record<string, string>>): Promise<Response> {
   const form = await readConsoleForm(ctx);
@@ -33,12 +41,7 @@ export async function changeStock(ctx: ConsoleContext, params: Readonly<Record<s
   const key = field(form, "idempotency_key", 255);
   const outcome = await restockVariant(ctx.env, variantId, change.value, KEY.test(key) ? key : null);
   if ("error" in outcome) {
-    const status =
-      outcome.error === "not_found"
-        ? 404
-        : outcome.error.startsWith("idempotency_conflict") || outcome.error === "not_counted"
-          ? 409
-          : 400;
+    const status = STATUS[outcome.error];
     const text =
       outcome.error === "idempotency_conflict"
         ? "This form was already used for another change. Reload the page and try again."
