@@ -22,6 +22,11 @@ import { buildConfig } from "../src/config";
 import { connectAgent } from "../test/browser/agent";
 import { placeOrder, readyCheckout } from "../test/browser/sessions";
 
+// Node has no Worker bindings: the page's context only needs Env to exist as a type.
+declare global {
+  interface Env {}
+}
+
 const port = Number(process.argv[2] ?? 9905);
 const ORDERS = 5;
 

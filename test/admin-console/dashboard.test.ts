@@ -71,7 +71,7 @@ describe("dashboard", () => {
   });
 
   it("draws each figure as an SVG image with a title and the numbers in a table", async () => {
-    const res = await dashboardPage(context(), {}, { stats: async () => stats() });
+    const res = await dashboardPage(context(), { stats: async () => stats() });
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     const html = await res.text();
@@ -96,16 +96,10 @@ describe("dashboard", () => {
   });
 
   it("an empty store says so; an index that fails shows a notice instead of an error", async () => {
-    const empty = await (await dashboardPage(context(), {}, { stats: async (now) => emptyStats(now) })).text();
+    const empty = await (await dashboardPage(context(), { stats: async (now) => emptyStats(now) })).text();
     expect(empty).toContain("No orders yet.");
     expect(empty).toContain("Nothing sold in the last 30 days.");
-    const down = await dashboardPage(
-      context(),
-      {},
-      {
-        stats: () => Promise.reject(new Error("index unavailable")),
-      },
-    );
+    const down = await dashboardPage(context(), { stats: () => Promise.reject(new Error("index unavailable")) });
     expect(down.status).toBe(200);
     expect(await down.text()).toContain("The order index did not answer");
   });

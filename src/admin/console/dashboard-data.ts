@@ -2,10 +2,8 @@
  * What the dashboard draws, and where it comes from: the order index's `stats(now)` (one
  * object per store, env.ORDER_INDEX). The shape is declared here rather than imported so the
  * dashboard depends only on what it reads; the index's OrderStats must stay assignable to it
- * (dashboardSource fails to compile otherwise).
+ * (dashboard-routes.ts fails to compile otherwise).
  */
-import { ORDER_INDEX_NAME } from "../../order/index-entry";
-
 export const DASHBOARD_DAYS = 30;
 const DAY_MS = 86_400_000;
 
@@ -39,12 +37,6 @@ export interface DashboardStats {
 
 export interface DashboardSource {
   stats(now: number): Promise<DashboardStats>;
-}
-
-/** The store's order index (C2's OrderIndexObject): its stats must stay assignable to DashboardStats. */
-export function dashboardSource(env: Env): DashboardSource {
-  const index = env.ORDER_INDEX.getByName(ORDER_INDEX_NAME);
-  return { stats: (now) => index.stats(now) };
 }
 
 export function windowStart(now: number, days = DASHBOARD_DAYS): number {

@@ -5,7 +5,7 @@
 import { html, type SafeHtml } from "../../pages/html";
 import { formatMoney } from "../../pages/money";
 import { barChart, columnChart } from "./dashboard-charts";
-import { type DashboardSource, type DashboardStats, dashboardSource, emptyStats, windows } from "./dashboard-data";
+import { type DashboardSource, type DashboardStats, emptyStats, windows } from "./dashboard-data";
 import { renderConsole } from "./layout";
 import type { ConsoleContext } from "./types";
 
@@ -100,15 +100,11 @@ ${
 </div>`;
 }
 
-export async function dashboardPage(
-  ctx: ConsoleContext,
-  _params?: unknown,
-  source?: DashboardSource,
-): Promise<Response> {
+export async function dashboardPage(ctx: ConsoleContext, source: DashboardSource): Promise<Response> {
   let stats: DashboardStats;
   let notice = html``;
   try {
-    stats = await (source ?? dashboardSource(ctx.env)).stats(ctx.now);
+    stats = await source.stats(ctx.now);
   } catch (e) {
     // The index being down must not take the console with it: the other pages still work.
     console.error(
