@@ -25,11 +25,11 @@ export const SearchFiltersSchema = z
       .array(z.string().max(256))
       .max(50)
       .optional()
-      .describe("Match any of these categories (a parent such as 'Footwear' matches 'Footwear > Running')."),
+      .describe("Any of these categories; a parent ('Footwear') matches its children."),
     category: z
       .union([z.string().max(256), z.array(z.string().max(256)).max(50)])
       .optional()
-      .describe("Older spelling of categories; accepted for compatibility."),
+      .describe("Older spelling of categories."),
     price: z
       .object({
         min: AmountSchema.optional().describe("Lowest price, minor units of the store currency."),

@@ -44,23 +44,17 @@ export const DescriptionSchema = z
 
 export const ContextSchema = z
   .looseObject({
-    address_country: z
-      .string()
-      .max(64)
-      .optional()
-      .describe("Buyer's country (ISO 3166-1 alpha-2), a hint for localization."),
+    address_country: z.string().max(64).optional().describe("Buyer's country (ISO 3166-1 alpha-2)."),
     address_region: z.string().max(64).optional().describe("Buyer's region or state."),
     postal_code: z.string().max(32).optional().describe("Buyer's postal code."),
-    intent: z.string().max(2000).optional().describe("What the buyer is trying to do, in their words."),
+    intent: z.string().max(2000).optional().describe("The buyer's goal, in their words."),
     language: z.string().max(35).optional().describe("Preferred language (BCP 47)."),
     currency: z.string().max(3).optional().describe("Preferred presentment currency (ISO 4217)."),
     eligibility: z.array(z.string().max(200)).max(50).optional().describe("Eligibility claims (reverse-domain names)."),
   })
   .describe("Buyer context hints; not authoritative.");
 
-export const SignalsSchema = z
-  .record(z.string(), z.unknown())
-  .describe("Risk and environment signals, keyed by reverse-domain name.");
+export const SignalsSchema = z.record(z.string(), z.unknown()).describe("Risk signals, keyed by reverse-domain name.");
 export const AttributionSchema = z
   .record(z.string(), z.unknown())
   .describe("Attribution data; never affects the response.");

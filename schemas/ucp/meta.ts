@@ -8,7 +8,7 @@ export const UcpAgentSchema = z
   .describe("Identifies the calling platform.");
 
 export function metaSchema(idempotencyRequired: boolean) {
-  const key = z.string().min(1).max(255).describe("Unique key for retry safety (a UUID is recommended).");
+  const key = z.string().min(1).max(255).describe("Retry-safety key (a UUID is recommended).");
   return z
     .looseObject({
       "ucp-agent": UcpAgentSchema,

@@ -12,7 +12,7 @@ import { TOOLS } from "../tools";
 import { invalidParams, type ProtocolError } from "../ucp/errors";
 import { protocolError, RPC } from "./jsonrpc";
 import { normalizeCall } from "./normalize";
-import { listTools } from "./tool-list";
+import { toolsListResult } from "./tool-list";
 
 export const MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
 export const SERVER_VERSION = "0.1.0";
@@ -28,7 +28,7 @@ export async function dispatch(
     case "ping":
       return ok({});
     case "tools/list":
-      return ok({ tools: listTools() });
+      return ok(toolsListResult());
     case "tools/call":
       return toolsCall(params, scope);
   }
