@@ -5,6 +5,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { JourneyReport } from "./journey";
+import { journeyMarkdown } from "./journey-report";
 import type { LoadResult } from "./load";
 import { DISTURBED_OTHERS, type PairedResult, type Spread } from "./paired";
 import { type BurstResult, burstMarkdown } from "./ratelimit";
@@ -47,6 +49,8 @@ export interface BenchReport {
   /** Alternating A/B rounds (bench/paired.ts), when any pair group ran. */
   readonly paired: readonly PairedResult[];
   readonly burst?: BurstResult;
+  /** The purchase journey rows (bench/journey.ts), when `journey` ran. */
+  readonly journey?: JourneyReport;
   readonly targets: readonly Target[];
 }
 
@@ -106,6 +110,7 @@ export function markdown(report: BenchReport): string {
     ...scenarioTable(report.scenarios),
     ...pairedMarkdown(report.paired),
     ...(report.burst ? burstMarkdown(report.burst) : []),
+    ...(report.journey ? journeyMarkdown(report.journey) : []),
     ...contention(report.scenarios),
     ...report.targets.map(
       (t) =>

@@ -4,7 +4,9 @@
  * each scenario with a bounded closed-loop client. Results: stdout, .bench/results.{md,json}.
  *
  * Env: BENCH_ONLY (comma-separated scenario or group names: cart_pair, ratelimit_pair (=
- * ratelimit_ping + ratelimit_aa + ratelimit_get_product), ratelimit_burst; default all), BENCH_SECONDS (10),
+ * ratelimit_ping + ratelimit_aa + ratelimit_get_product), ratelimit_burst, journey (the
+ * purchase journey over MCP and REST at BENCH_JOURNEY_CONCURRENCY, default 1,8,32,64);
+ * default all), BENCH_SECONDS (10),
  * BENCH_WARMUP_SECONDS (2), BENCH_CONCURRENCY (8), BENCH_PAIR_ROUNDS (7 pairs),
  * BENCH_PAIR_SECONDS (3 per round), BENCH_PRODUCTS (10,000), BENCH_PORT (0 = any free),
  * BENCH_IDLE_WAIT_SECONDS (30: how long each scenario may wait for other processes to go
@@ -15,6 +17,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildBundle, QUIET_ENV } from "./bundle";
 import { waitForQuiet } from "./cpu";
+import { type JourneyReport, measureJourneys } from "./journey";
 import { type LoadOptions, type LoadResult, runScenario, type Scenario } from "./load";
 import { type PairedResult, type PairGroup, type PairOptions, runPaired } from "./paired";
 import { type BurstResult, rateLimitPairs, runBurst } from "./ratelimit";
@@ -67,6 +70,7 @@ function command(): string {
     "BENCH_PAIR_ROUNDS",
     "BENCH_PAIR_SECONDS",
     "BENCH_IDLE_WAIT_SECONDS",
+    "BENCH_JOURNEY_CONCURRENCY",
   ]
     .filter((name) => process.env[name])
     .map((name) => `${name}=${process.env[name]}`);
@@ -155,11 +159,12 @@ async function bench(outdir: string, track: (servers: Servers) => void): Promise
   const only = (process.env.BENCH_ONLY ?? "").split(",").filter(Boolean);
   const wanted = (...names: string[]) => only.length === 0 || names.some((name) => only.includes(name));
   const carts = cartScenarios({ origin: servers.origin, productIds: buyable, cartIds });
+  const apiKey = await createBenchApiKey(servers.mf);
   const cart = (name: string) => carts.find((s) => s.name === name) as Scenario;
   const scenarios = [
     ...catalogScenarios({ origin: servers.origin, queries, productIds }),
     ...carts,
-    journeyScenario(servers.origin, buyable, await createBenchApiKey(servers.mf)),
+    journeyScenario(servers.origin, buyable, apiKey),
   ];
   const selected = (...names: string[]) => scenarios.filter((s) => names.includes(s.name) && wanted(s.name));
   const pairOptions: PairOptions = {
@@ -192,6 +197,11 @@ async function bench(outdir: string, track: (servers: Servers) => void): Promise
   results.push(
     ...(await measureAll(selected("update_cart", "create_cart", "checkout_journey"), options, idleWaitSeconds)),
   );
+  let journey: JourneyReport | undefined;
+  if (wanted("journey")) {
+    const quiet = () => waitForQuiet(idleWaitSeconds, 0.3);
+    journey = await measureJourneys({ origin: servers.origin, apiKey, productIds: buyable }, options, quiet, step);
+  }
 
   const rows = withServerTime(results, (name) => scenarios.find((s) => s.name === name)?.baseline);
   const report: BenchReport = {
@@ -220,6 +230,7 @@ async function bench(outdir: string, track: (servers: Servers) => void): Promise
     scenarios: rows,
     paired,
     ...(burst ? { burst } : {}),
+    ...(journey ? { journey } : {}),
     // A focused run (BENCH_ONLY) leaves out the targets whose scenarios it did not measure.
     targets: targets(rows, paired, options.concurrency, bundle.gzipBytes).filter(
       (t) => only.length === 0 || Number.isFinite(t.value),
@@ -229,7 +240,9 @@ async function bench(outdir: string, track: (servers: Servers) => void): Promise
   step(`written to ${path.relative(root, writeReport(root, report))}/results.{md,json}`);
 
   const errors =
-    results.reduce((sum, r) => sum + r.errors, 0) + paired.reduce((sum, p) => sum + p.a.errors + p.b.errors, 0);
+    results.reduce((sum, r) => sum + r.errors, 0) +
+    paired.reduce((sum, p) => sum + p.a.errors + p.b.errors, 0) +
+    (journey?.rows.reduce((sum, r) => sum + r.failed, 0) ?? 0);
   if (servers.outbound.unexpected.length > 0)
     console.error(`unexpected outbound requests: ${servers.outbound.unexpected.join(", ")}`);
   return errors > 0 || servers.outbound.unexpected.length > 0 || burst?.pass === false ? 1 : 0;

@@ -125,6 +125,8 @@ function ucpWorker(name: string, scriptPath: string, outbound: OutboundStats, ex
       PROFILE_FALLBACK: "strict",
       CART_TTL_HOURS: "72",
       ID_SIGNING_KEY: "bench-signing-key",
+      // The journeys pay with the built-in test handler; a store not in test mode places no order.
+      PAYMENT_TEST_MODE: "true",
     },
     outboundService: (request: MfRequest) => answerOutbound(request.url, outbound),
     ...extra,
@@ -149,6 +151,7 @@ export async function startServers(scriptPath: string, port: number, inspectorPo
           CHECKOUT: { className: "CheckoutObject", useSQLite: true },
           ORDER: { className: "OrderObject", useSQLite: true },
           INVENTORY: { className: "InventoryObject", useSQLite: true },
+          ORDER_INDEX: { className: "OrderIndexObject", useSQLite: true },
         },
         kvNamespaces: ["CATALOG", "AUTH"],
         ratelimits: rateLimits(UNREACHABLE_LIMIT),

@@ -1,0 +1,431 @@
+/**
+ * The purchase journey (issue 14 item 1): create_checkout → update_checkout (select a
+ * shipping option) → complete_checkout → get_order, as an authenticated platform (API key),
+ * over MCP and over REST, closed loop at each concurrency, next to the bare Durable Object
+ * round trip measured in the same run. One client = one keep-alive socket; a failed step
+ * ends its journey and is counted by cause (HTTP status, JSON-RPC or UCP error,
+ * ECONNRESET, timeout).
+ */
+import http from "node:http";
+import { MCP_PATH } from "../src/config";
+import { cpuMeter } from "./cpu";
+import { type LoadOptions, percentile, post, runScenario } from "./load";
+import { checkRpcResult } from "./scenarios";
+import { DO_BASELINE_PATH, PROFILE_URL } from "./server";
+
+export const JOURNEY_STEPS = ["create", "update", "complete", "get_order"] as const;
+export type Step = (typeof JOURNEY_STEPS)[number];
+export type Binding = "mcp" | "rest";
+
+export interface StepFigures {
+  readonly count: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+export interface JourneyRow {
+  readonly binding: Binding;
+  readonly concurrency: number;
+  readonly seconds: number;
+  readonly journeys: number;
+  readonly journeysPerSecond: number;
+  /** Requests sent, and how many got no right answer, by cause. */
+  readonly requests: number;
+  readonly failed: number;
+  readonly causes: Readonly<Record<string, number>>;
+  readonly firstFailure?: string;
+  readonly journeyP50: number;
+  readonly journeyP99: number;
+  readonly steps: Readonly<Record<Step, StepFigures>>;
+  /** workerd CPU per completed journey (ms), from /proc. */
+  readonly workerdCpuMsPerJourney: number;
+  readonly cores: { client: number; workerd: number; others: number };
+}
+
+export interface DoRow {
+  readonly concurrency: number;
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+}
+
+export interface JourneyReport {
+  readonly concurrency: readonly number[];
+  readonly seconds: number;
+  readonly warmupSeconds: number;
+  readonly toolsListBytes: number;
+  readonly rows: readonly JourneyRow[];
+  readonly doRoundtrip: readonly DoRow[];
+}
+
+const ADDRESS = {
+  street_address: "1 Market St",
+  address_locality: "San Francisco",
+  address_region: "CA",
+  postal_code: "94105",
+  address_country: "US",
+};
+const INSTRUMENT = {
+  id: "i1",
+  handler_id: "mock_payment_handler",
+  type: "card",
+  credential: { type: "token", token: "success_token" },
+};
+
+/** What one step sends; `ok` is the UCP status a right answer carries (none for get_order). */
+interface Call {
+  readonly method: string;
+  readonly path: string;
+  readonly body?: unknown;
+  readonly idempotencyKey?: string;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: -- answers are inspected structurally
+type Json = any;
+
+class StepFailure extends Error {
+  constructor(
+    readonly reason: string,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+interface Tally {
+  journeys: number[];
+  steps: Record<Step, number[]>;
+  requests: number;
+  causes: Map<string, number>;
+  firstFailure?: string;
+}
+
+/** One binding's journey: each step's call, and the resource its answer carries. */
+interface Wire {
+  create(lines: Json, buyer: Json, key: string): Call;
+  update(id: string, lines: Json, buyer: Json, selection: Json): Call;
+  complete(id: string, key: string): Call;
+  getOrder(id: string): Call;
+  /** The UCP payload of a 200 answer, or a failure cause. */
+  payload(text: string): Json;
+}
+
+const META = { "ucp-agent": { profile: PROFILE_URL } };
+
+function mcpCall(name: string, args: Record<string, unknown>, key?: string): Call {
+  const meta = key ? { ...META, "idempotency-key": key } : META;
+  return {
+    method: "POST",
+    path: MCP_PATH,
+    body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: { meta, ...args } } },
+  };
+}
+
+const WIRES: Record<Binding, Wire> = {
+  mcp: {
+    create: (line_items, buyer) =>
+      mcpCall("create_checkout", {
+        checkout: { line_items, buyer, fulfillment: { methods: [{ type: "shipping", destinations: [ADDRESS] }] } },
+      }),
+    update: (id, line_items, buyer, selection) =>
+      mcpCall("update_checkout", { id, checkout: { line_items, buyer, fulfillment: selection } }),
+    complete: (id, key) =>
+      mcpCall("complete_checkout", { id, checkout: { payment: { instruments: [INSTRUMENT] } } }, key),
+    getOrder: (id) => mcpCall("get_order", { id }),
+    payload(text) {
+      const reply = JSON.parse(text) as Json;
+      if (reply.error) throw new StepFailure(`JSON-RPC ${reply.error.code}`, text.slice(0, 300));
+      return reply.result.structuredContent;
+    },
+  },
+  rest: {
+    create: (line_items, buyer, key) => ({
+      method: "POST",
+      path: "/ucp/checkout-sessions",
+      body: { line_items, buyer, fulfillment: { methods: [{ type: "shipping", destinations: [ADDRESS] }] } },
+      idempotencyKey: key,
+    }),
+    update: (id, line_items, buyer, selection) => ({
+      method: "PUT",
+      path: `/ucp/checkout-sessions/${id}`,
+      body: { line_items, buyer, fulfillment: selection },
+    }),
+    complete: (id, key) => ({
+      method: "POST",
+      path: `/ucp/checkout-sessions/${id}/complete`,
+      body: { payment: { instruments: [INSTRUMENT] } },
+      idempotencyKey: key,
+    }),
+    getOrder: (id) => ({ method: "GET", path: `/ucp/orders/${id}` }),
+    payload: (text) => JSON.parse(text),
+  },
+};
+
+/** The shipping option to select: express when offered, else the first one (select shipping). */
+function selection(checkout: Json): Json {
+  const method = checkout.fulfillment?.methods?.[0];
+  const group = method?.groups?.[0];
+  const options: Json[] = group?.options ?? [];
+  const option = options.find((o) => o.id === "express") ?? options[0];
+  if (!method || !group || !option) throw new StepFailure("no shipping option", JSON.stringify(checkout).slice(0, 300));
+  return { methods: [{ id: method.id, groups: [{ id: group.id, selected_option_id: option.id }] }] };
+}
+
+/** Network failures by their code (ECONNRESET, ...); our own timeout by name. */
+function networkCause(e: unknown): string {
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === "string") return code;
+  const message = e instanceof Error ? e.message : String(e);
+  return message.startsWith("no response within") ? "timeout" : message.slice(0, 60);
+}
+
+export interface JourneyInputs {
+  readonly origin: string;
+  readonly apiKey: string;
+  /** Products whose default variant can be bought; each journey takes two no other journey took yet. */
+  readonly productIds: readonly string[];
+}
+
+let journeyNumber = 0;
+
+/** One binding at one concurrency: warm-up, then `seconds` measured. */
+export async function runJourneys(
+  binding: Binding,
+  inputs: JourneyInputs,
+  options: LoadOptions,
+  concurrency: number,
+): Promise<JourneyRow> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  try {
+    await closedLoop(binding, inputs, agent, options, concurrency, options.warmupSeconds);
+    const started = performance.now();
+    const stop = cpuMeter();
+    const tally = await closedLoop(binding, inputs, agent, options, concurrency, options.seconds);
+    const cpu = stop();
+    const seconds = (performance.now() - started) / 1000;
+    return summarize(binding, concurrency, seconds, tally, cpu);
+  } finally {
+    agent.destroy();
+  }
+}
+
+async function closedLoop(
+  binding: Binding,
+  inputs: JourneyInputs,
+  agent: http.Agent,
+  options: LoadOptions,
+  concurrency: number,
+  seconds: number,
+): Promise<Tally> {
+  const wire = WIRES[binding];
+  const tally: Tally = {
+    journeys: [],
+    steps: { create: [], update: [], complete: [], get_order: [] },
+    requests: 0,
+    causes: new Map(),
+  };
+  // An MCP agent names its profile in meta; a REST one in the UCP-Agent header.
+  const headers: Record<string, string> = { authorization: `Bearer ${inputs.apiKey}` };
+  if (binding === "rest") headers["ucp-agent"] = `profile="${PROFILE_URL}"`;
+  const send = async (step: Step, call: Call): Promise<Json> => {
+    tally.requests++;
+    const url = new URL(call.path, inputs.origin);
+    const t0 = performance.now();
+    let answer: { status: number; text: string };
+    try {
+      answer = await request(agent, url, call, options.timeoutMs, headers);
+    } catch (e) {
+      throw new StepFailure(networkCause(e), `${step}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const expected = step === "create" && binding === "rest" ? 201 : 200;
+    if (answer.status !== expected)
+      throw new StepFailure(`HTTP ${answer.status}`, `${step}: ${answer.text.slice(0, 300)}`);
+    const payload = wire.payload(answer.text);
+    tally.steps[step].push(performance.now() - t0);
+    return payload;
+  };
+  const expectStatus = (step: Step, payload: Json, status: string) => {
+    if (payload?.status === status) return;
+    const code = payload?.messages?.[0]?.code ?? payload?.status ?? "?";
+    throw new StepFailure(`UCP ${code}`, `${step}: ${JSON.stringify(payload).slice(0, 400)}`);
+  };
+  const deadline = performance.now() + seconds * 1000;
+  const client = async () => {
+    while (performance.now() < deadline) {
+      const i = journeyNumber++;
+      const at = (k: number) => inputs.productIds[k % inputs.productIds.length] as string;
+      const lines = [
+        { item: { id: at(2 * i) }, quantity: 1 },
+        { item: { id: at(2 * i + 1) }, quantity: 1 },
+      ];
+      const buyer = { email: `buyer${i}@example.com` };
+      const t0 = performance.now();
+      try {
+        const created = await send("create", wire.create(lines, buyer, `bench-create-${i}`));
+        expectStatus("create", created, "ready_for_complete");
+        const updated = await send("update", wire.update(created.id, lines, buyer, selection(created)));
+        expectStatus("update", updated, "ready_for_complete");
+        const completed = await send("complete", wire.complete(created.id, `bench-complete-${i}`));
+        expectStatus("complete", completed, "completed");
+        const order = await send("get_order", wire.getOrder(completed.order.id));
+        if (order?.id !== completed.order.id) throw new StepFailure("wrong order", JSON.stringify(order).slice(0, 300));
+        tally.journeys.push(performance.now() - t0);
+      } catch (e) {
+        const cause = e instanceof StepFailure ? e.reason : "client error";
+        tally.causes.set(cause, (tally.causes.get(cause) ?? 0) + 1);
+        tally.firstFailure ??= e instanceof Error ? e.message : String(e);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, client));
+  return tally;
+}
+
+function request(
+  agent: http.Agent,
+  url: URL,
+  call: Call,
+  timeoutMs: number,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
+  if (call.method === "POST") {
+    const extra = call.idempotencyKey ? { ...headers, "idempotency-key": call.idempotencyKey } : headers;
+    return post(agent, url, JSON.stringify(call.body), timeoutMs, extra);
+  }
+  const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: call.method,
+        timeout: timeoutMs,
+        headers: {
+          ...headers,
+          accept: "application/json",
+          ...(body === undefined
+            ? {}
+            : { "content-type": "application/json", "content-length": Buffer.byteLength(body) }),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        response.on("error", reject);
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`no response within ${timeoutMs} ms`)));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+function figures(latencies: number[]): StepFigures {
+  const sorted = Float64Array.from(latencies).sort();
+  return { count: sorted.length, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+}
+
+function summarize(
+  binding: Binding,
+  concurrency: number,
+  seconds: number,
+  tally: Tally,
+  cpu: ReturnType<ReturnType<typeof cpuMeter>>,
+): JourneyRow {
+  const journeys = figures(tally.journeys);
+  const failed = [...tally.causes.values()].reduce((a, b) => a + b, 0);
+  const journeysPerSecond = journeys.count / seconds;
+  return {
+    binding,
+    concurrency,
+    seconds,
+    journeys: journeys.count,
+    journeysPerSecond,
+    requests: tally.requests,
+    failed,
+    causes: Object.fromEntries(tally.causes),
+    ...(tally.firstFailure ? { firstFailure: tally.firstFailure } : {}),
+    journeyP50: journeys.p50,
+    journeyP99: journeys.p99,
+    steps: {
+      create: figures(tally.steps.create),
+      update: figures(tally.steps.update),
+      complete: figures(tally.steps.complete),
+      get_order: figures(tally.steps.get_order),
+    },
+    workerdCpuMsPerJourney: (cpu.workerd * 1000) / journeysPerSecond,
+    cores: { client: cpu.client, workerd: cpu.workerd, others: cpu.others },
+  };
+}
+
+/** The bare DO round trip (bench/server.ts do-baseline) at one concurrency. */
+export async function doRoundtrip(origin: string, options: LoadOptions, concurrency: number): Promise<DoRow> {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+  const result = await runScenario(
+    { name: "do_roundtrip", url: `${origin}${DO_BASELINE_PATH}`, nextBody: () => body, check: checkRpcResult },
+    { ...options, concurrency },
+  );
+  return { concurrency, rps: result.rps, p50: result.p50, p99: result.p99, errors: result.errors };
+}
+
+/** Bytes of a tools/list answer on the wire (item 5: under 48 KB). */
+export async function toolsListBytes(origin: string): Promise<number> {
+  const res = await fetch(`${origin}${MCP_PATH}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  return (await res.arrayBuffer()).byteLength;
+}
+
+/** Concurrency levels of the journey rows (BENCH_JOURNEY_CONCURRENCY, comma-separated). */
+export function journeyConcurrency(): number[] {
+  const raw = process.env.BENCH_JOURNEY_CONCURRENCY ?? "1,8,32,64";
+  const levels = raw.split(",").map(Number);
+  if (levels.some((c) => !Number.isInteger(c) || c < 1 || c > 256))
+    throw new Error("BENCH_JOURNEY_CONCURRENCY must list integers in [1, 256]");
+  return levels;
+}
+
+/**
+ * Every level in turn: the DO round trip, then MCP, then REST, each after waiting for the
+ * machine to go quiet. Journeys start halfway through the products, away from the ones
+ * checkout_journey buys when both run.
+ */
+export async function measureJourneys(
+  inputs: JourneyInputs,
+  options: LoadOptions,
+  quiet: () => Promise<unknown>,
+  step: (message: string) => void,
+): Promise<JourneyReport> {
+  journeyNumber = Math.floor(inputs.productIds.length / 4);
+  const levels = journeyConcurrency();
+  const rows: JourneyRow[] = [];
+  const doRows: DoRow[] = [];
+  for (const concurrency of levels) {
+    await quiet();
+    step(`do_roundtrip at C=${concurrency}`);
+    doRows.push(await doRoundtrip(inputs.origin, options, concurrency));
+    for (const binding of ["mcp", "rest"] as const) {
+      await quiet();
+      step(`journey over ${binding} at C=${concurrency}: ${options.warmupSeconds} s warm-up + ${options.seconds} s`);
+      const row = await runJourneys(binding, inputs, options, concurrency);
+      if (row.firstFailure) console.error(`  first failure (${row.failed} total): ${row.firstFailure}`);
+      rows.push(row);
+    }
+  }
+  return {
+    concurrency: levels,
+    seconds: options.seconds,
+    warmupSeconds: options.warmupSeconds,
+    toolsListBytes: await toolsListBytes(inputs.origin),
+    rows,
+    doRoundtrip: doRows,
+  };
+}
