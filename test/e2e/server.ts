@@ -54,6 +54,9 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
   const port = options.port ?? (await freePort());
   const stateDir = mkdtempSync(path.join(tmpdir(), "ucp-e2e-state-"));
   const baseUrl = `http://127.0.0.1:${port}`;
+  // wrangler dev's inspector defaults to 9229: a server still shutting down from the previous
+  // file (or any other local dev server) holding it makes workerd exit at start.
+  const inspectorPort = await freePort();
 
   const child = spawn(
     process.execPath,
@@ -64,6 +67,8 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
       "127.0.0.1",
       "--persist-to",
       stateDir,
+      "--inspector-port",
+      String(inspectorPort),
       ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
     ],
     {
