@@ -84,11 +84,19 @@ export interface CompletionCommand extends CheckoutView, AttemptSource {
 
 export class CheckoutObject extends DurableObject<Env> {
   readonly #completion = new CompletionAttempts(this.ctx, this.env);
+  /**
+   * Schema steps known to be committed in this instance's storage, so a request pays for no
+   * `CREATE TABLE IF NOT EXISTS` or sqlite_master lookup it already did: noted only after the
+   * transaction that ran them returned (a rolled-back one notes nothing), forgotten by
+   * deleteAll, the only thing that drops tables.
+   */
+  readonly #known = new Set<"create" | "meta" | "checkout">();
 
   async create(command: CheckoutCreate): Promise<CheckoutReply> {
     const now = Date.now();
+    const ensure = !this.#known.has("create");
     const reply = this.#transact(() => {
-      ensureTables(this.ctx.storage.sql, [CHECKOUT_SCHEMA, LEDGER_SCHEMA, OWNER_SCHEMA]);
+      if (ensure) ensureTables(this.ctx.storage.sql, [CHECKOUT_SCHEMA, LEDGER_SCHEMA, OWNER_SCHEMA]);
       if (!this.#stored()) {
         recordOwner(this.ctx.storage.sql, command.caller);
         if (!command.caller.handoff) noteOwnerWebhook(this.ctx.storage.sql, command.ownerWebhookUrl);
@@ -100,6 +108,7 @@ export class CheckoutObject extends DurableObject<Env> {
       this.#save(checkout);
       return this.#record(command, this.#shown(checkout, command), now);
     });
+    this.#known.add("create").add("checkout");
     await this.#arm();
     return reply;
   }
@@ -282,22 +291,30 @@ export class CheckoutObject extends DurableObject<Env> {
     const checkout = this.#stored();
     if (checkout && TERMINAL.has(checkout.status) && now >= checkout.expires_at + CLOSED_RETENTION_MS) {
       await this.ctx.storage.deleteAll();
+      this.#known.clear();
       return;
     }
     await this.#arm(RECOVERY_RETRY_MS);
   }
 
   #transact<T>(body: () => T): T {
-    return this.ctx.storage.transactionSync(() => {
-      ensureTables(this.ctx.storage.sql, [
-        "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-      ]);
+    const ensure = !this.#known.has("meta");
+    const result = this.ctx.storage.transactionSync(() => {
+      if (ensure)
+        ensureTables(this.ctx.storage.sql, [
+          "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        ]);
       return body();
     });
+    this.#known.add("meta");
+    return result;
   }
 
   #exists(): boolean {
-    return hasTable(this.ctx.storage.sql, "checkout");
+    if (this.#known.has("checkout")) return true;
+    const exists = hasTable(this.ctx.storage.sql, "checkout");
+    if (exists) this.#known.add("checkout");
+    return exists;
   }
 
   #stored(): CheckoutState | undefined {
