@@ -196,7 +196,7 @@ export async function runJourneys(
   options: LoadOptions,
   concurrency: number,
 ): Promise<JourneyRow> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const agent = new http.Agent({ keepAlive: !freshConnections(), maxSockets: concurrency });
   try {
     await closedLoop(binding, inputs, agent, options, concurrency, options.warmupSeconds);
     const started = performance.now();
@@ -382,6 +382,17 @@ export async function toolsListBytes(origin: string): Promise<number> {
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
   });
   return (await res.arrayBuffer()).byteLength;
+}
+
+/**
+ * BENCH_JOURNEY_FRESH_CONNECTIONS=1: one connection per request instead of one keep-alive
+ * socket per client. Not a fix but the control of issue 14 item 4 (docs/benchmarks.md,
+ * "Nothing fails under load"): under load workerd leaves a keep-alive connection's next
+ * request unread and closes the connection after its 5 s pipeline timeout; a new
+ * connection's first request is not subject to that timeout.
+ */
+export function freshConnections(): boolean {
+  return process.env.BENCH_JOURNEY_FRESH_CONNECTIONS === "1";
 }
 
 /** Concurrency levels of the journey rows (BENCH_JOURNEY_CONCURRENCY, comma-separated). */

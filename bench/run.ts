@@ -5,7 +5,8 @@
  *
  * Env: BENCH_ONLY (comma-separated scenario or group names: cart_pair, ratelimit_pair (=
  * ratelimit_ping + ratelimit_aa + ratelimit_get_product), ratelimit_burst, journey (the
- * purchase journey over MCP and REST at BENCH_JOURNEY_CONCURRENCY, default 1,8,32,64);
+ * purchase journey over MCP and REST at BENCH_JOURNEY_CONCURRENCY, default 1,8,32,64;
+ * BENCH_JOURNEY_FRESH_CONNECTIONS=1 opens one connection per journey request);
  * default all), BENCH_SECONDS (10),
  * BENCH_WARMUP_SECONDS (2), BENCH_CONCURRENCY (8), BENCH_PAIR_ROUNDS (7 pairs),
  * BENCH_PAIR_SECONDS (3 per round), BENCH_PRODUCTS (10,000), BENCH_PORT (0 = any free),
@@ -71,6 +72,7 @@ function command(): string {
     "BENCH_PAIR_SECONDS",
     "BENCH_IDLE_WAIT_SECONDS",
     "BENCH_JOURNEY_CONCURRENCY",
+    "BENCH_JOURNEY_FRESH_CONNECTIONS",
   ]
     .filter((name) => process.env[name])
     .map((name) => `${name}=${process.env[name]}`);
