@@ -3,6 +3,7 @@
  * on any product page adds to the same cart. The token is the cart's own continue_url
  * token (sealed, expiring): the cookie proves nothing the URL does not.
  */
+import { cookieValue } from "../lib/cookies";
 import { HANDOFF_TTL_MS, openHandoff } from "../lib/handoff-token";
 import type { PageContext } from "./context";
 
@@ -16,15 +17,10 @@ export function cartCookie(ctx: PageContext, token: string): string {
 
 /** The cart id the browser's cookie opens, if any (a stale or foreign cookie is ignored). */
 export async function currentCart(ctx: PageContext): Promise<{ id: string; token: string } | undefined> {
-  const header = ctx.request.headers.get("cookie") ?? "";
-  for (const part of header.split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name !== COOKIE) continue;
-    const token = rest.join("=");
-    const opened = await openHandoff(ctx.config.idSecret, "cart", token, ctx.now);
-    return opened.ok ? { id: opened.id, token } : undefined;
-  }
-  return undefined;
+  const token = cookieValue(ctx.request, COOKIE);
+  if (!token) return undefined;
+  const opened = await openHandoff(ctx.config.idSecret, "cart", token, ctx.now);
+  return opened.ok ? { id: opened.id, token } : undefined;
 }
 
 /** The token at the end of a continue_url the tools returned. */

@@ -5,6 +5,7 @@
  * where it came from (Origin, Sec-Fetch-Site).
  */
 import type { MerchantConfig } from "../config";
+import { constantTimeEqual, cookieValue } from "../lib/cookies";
 import { toBase64Url } from "../lib/ids";
 
 export const CSRF_FIELD = "_csrf";
@@ -42,15 +43,8 @@ async function tokenFor(secret: string, cookie: string): Promise<string> {
 }
 
 function readCookie(request: Request): string | undefined {
-  const header = request.headers.get("cookie") ?? "";
-  for (const part of header.split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name === COOKIE) {
-      const value = rest.join("=");
-      return /^[A-Za-z0-9_-]{16,64}$/.test(value) ? value : undefined;
-    }
-  }
-  return undefined;
+  const value = cookieValue(request, COOKIE);
+  return value && /^[A-Za-z0-9_-]{16,64}$/.test(value) ? value : undefined;
 }
 
 export async function csrfState(request: Request, config: MerchantConfig): Promise<CsrfState> {
@@ -77,11 +71,4 @@ export async function csrfOk(request: Request, form: FormData, config: MerchantC
   if (!cookie || typeof sent !== "string") return false;
   const expected = await tokenFor(config.idSecret, cookie);
   return constantTimeEqual(sent, expected);
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }

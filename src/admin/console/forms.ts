@@ -2,6 +2,7 @@
  * Reading a console form: only a form, only from the store's own origin (when the browser
  * says), only with this session's `_csrf`. Anything else is refused before a handler acts.
  */
+import { constantTimeEqual } from "../../lib/cookies";
 import { CSRF_FIELD } from "./layout";
 import type { ConsoleContext } from "./types";
 
@@ -35,11 +36,4 @@ export async function readConsoleForm(ctx: ConsoleContext): Promise<FormData | u
 export function field(form: FormData, name: string, max = 500): string {
   const value = form.get(name);
   return typeof value === "string" ? value.trim().slice(0, max) : "";
-}
-
-export function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }

@@ -8,8 +8,9 @@
  * security boundary within one origin, and only this Worker serves it). On http (local
  * development) browsers refuse `__Host-`, so it is `ucp_console` with Path=/admin.
  */
+
+import { constantTimeEqual, cookieValue } from "../../lib/cookies";
 import { fromBase64Url, toBase64Url } from "../../lib/ids";
-import { constantTimeEqual } from "./forms";
 
 export const SESSION_MS = 8 * 3600_000;
 const SECURE_NAME = "__Host-ucp_console";
@@ -73,14 +74,6 @@ export async function startSession(
 
 export function endSessionCookie(secure: boolean): string {
   return `${cookieName(secure)}=; ${attributes(secure)}; Max-Age=0`;
-}
-
-function cookieValue(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const at = part.indexOf("=");
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
 }
 
 /** The request's session when its cookie is ours, unaltered and unexpired; otherwise undefined. */
