@@ -1,18 +1,3 @@
-/**
- * What the console's dashboard weighs (issue 13 item 5):
- *   node scripts/run.mjs bench/console-weight.ts [port]
- * 1. As the local store serves it (`npm start`: demo catalog, test mode) after an agent placed
- *    a few orders: sign in with the development ADMIN_TOKEN, GET /admin/.
- * 2. At its largest: the page rendered in Node from stats that fill every part the dashboard
- *    bounds (30 busy days, 5 statuses, the 10 top products with long titles, the 20 most
- *    recent webhook failures). It cannot grow past this: the index caps each list.
- * Per page: HTML raw and gzip (level 6), and the requests after the HTML (none: the charts
- * are inline SVG, the stylesheet is inline, there is no script).
- */
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { gzipSync } from "node:zlib";
 import type { DashboardStats } from "../src/admin/console/dashboard-data";
 import { dashboardBody } from "../src/admin/console/dashboard-page";
@@ -21,6 +6,7 @@ import type { ConsoleContext } from "../src/admin/console/types";
 import { buildConfig } from "../src/config";
 import { connectAgent } from "../test/browser/agent";
 import { placeOrder, readyCheckout } from "../test/browser/sessions";
+import { startLocalStore } from "./local-store";
 
 // Node has no Worker bindings: the page's context only needs Env to exist as a type.
 declare global {
@@ -39,7 +25,7 @@ function weigh(html: string) {
 }
 
 const rows: string[] = [];
-const server = await startStore(port);
+const server = await startLocalStore(port, "ucp-console-weight-");
 try {
   const agent = await connectAgent(server.baseUrl);
   for (let i = 0; i < ORDERS; i++) await placeOrder(agent, await readyCheckout(agent));
@@ -110,42 +96,3 @@ rows.push(`| Largest (every list full), rendered in Node | 200 | ${w.raw} B | ${
 console.log("| dashboard | status | HTML raw | HTML gzip | requests after the HTML | GET time (local) |");
 console.log("| --- | --- | --- | --- | --- | --- |");
 for (const row of rows) console.log(row);
-
-/** `npm start` on a fresh state directory, as bench/page-weight.ts does (its own process group). */
-async function startStore(port: number) {
-  const root = path.resolve(import.meta.dirname, "..");
-  const state = mkdtempSync(path.join(tmpdir(), "ucp-console-weight-"));
-  const child = spawn(
-    process.execPath,
-    ["scripts/run.mjs", "scripts/start.ts", "--ip", "127.0.0.1", "--persist-to", state],
-    {
-      cwd: root,
-      detached: true,
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, PORT: String(port), WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-    },
-  );
-  const group = child.pid as number;
-  const stop = async () => {
-    try {
-      process.kill(-group, "SIGTERM");
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    rmSync(state, { recursive: true, force: true });
-  };
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const ok = await fetch(`${baseUrl}/.well-known/ucp`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline || child.exitCode !== null) {
-      await stop();
-      throw new Error("the local store did not start");
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  return { baseUrl, stop };
-}

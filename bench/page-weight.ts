@@ -1,22 +1,8 @@
-/**
- * What each buyer page weighs as the local store serves it (`npm start`: the demo catalog,
- * test mode), reached the way a buyer reaches it:
- *   node scripts/run.mjs bench/page-weight.ts [port]
- * GETs `/`, the first product page the storefront links, adds its first variant to a cart
- * (the product page's own form), checks out (the cart page's form), and opens the order
- * page of an order an agent places. Per page: HTML bytes raw and gzip (level 6, what a CDN
- * typically sends), and the requests the page makes after the HTML: images only, since
- * the pages inline their one stylesheet and ship no script files.
- */
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { connectAgent } from "../test/browser/agent";
 import { placeOrder, readyCheckout } from "../test/browser/sessions";
+import { startLocalStore } from "./local-store";
 
-const root = path.resolve(import.meta.dirname, "..");
 const port = Number(process.argv[2] ?? 9700);
 
 interface Weight {
@@ -29,7 +15,7 @@ interface Weight {
   readonly otherRequests: number;
 }
 
-const server = await startStore(port);
+const server = await startLocalStore(port, "ucp-page-weight-");
 let cookie = "";
 try {
   const base = server.baseUrl;
@@ -92,48 +78,6 @@ try {
   }
 } finally {
   await server.stop();
-}
-
-/**
- * `npm start` on a fresh state directory, in its own process group (node → wrangler →
- * workerd), ready once discovery answers. (test/e2e/server.ts does the same for the tests;
- * it finds the project from its own folder, which scripts/run.mjs's bundling moves.)
- */
-async function startStore(port: number) {
-  const state = mkdtempSync(path.join(tmpdir(), "ucp-page-weight-"));
-  const child = spawn(
-    process.execPath,
-    ["scripts/run.mjs", "scripts/start.ts", "--ip", "127.0.0.1", "--persist-to", state],
-    {
-      cwd: root,
-      detached: true,
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, PORT: String(port), WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-    },
-  );
-  const group = child.pid as number;
-  const stop = async () => {
-    try {
-      process.kill(-group, "SIGTERM");
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    rmSync(state, { recursive: true, force: true });
-  };
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const ok = await fetch(`${baseUrl}/.well-known/ucp`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline || child.exitCode !== null) {
-      await stop();
-      throw new Error("the local store did not start");
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  return { baseUrl, stop };
 }
 
 function weigh(html: string): Pick<Weight, "raw" | "gzip" | "images" | "otherRequests"> {
