@@ -5,6 +5,8 @@
  * and how much is V8 and the runtime keeping memory they already freed. Needs Node's
  * WebSocket: run with `node --experimental-websocket` on Node 20.
  */
+import { openInspector } from "./inspector";
+
 export interface HeapUsage {
   readonly usedMb: number;
   readonly totalMb: number;
@@ -25,44 +27,13 @@ export interface HeapProbe {
 
 /** Connects to the inspector target of the worker named `name` (workerd lists `core:user:<name>`). */
 export async function openHeapProbe(inspectorPort: number, name: string): Promise<HeapProbe> {
-  if (typeof WebSocket === "undefined") throw new Error("no WebSocket: run node with --experimental-websocket");
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as Array<{
-    id: string;
-    title?: string;
-    webSocketDebuggerUrl?: string;
-  }>;
-  const target = targets.find((t) => t.id === name || t.id.endsWith(`:${name}`) || t.title?.endsWith(`:${name}`));
-  if (!target?.webSocketDebuggerUrl) {
-    throw new Error(`no inspector target for ${name} (have ${targets.map((t) => t.id).join(", ")})`);
-  }
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => {
-    socket.addEventListener("open", resolve, { once: true });
-    socket.addEventListener("error", reject, { once: true });
-  });
-  let nextId = 1;
-  const pending = new Map<number, (result: Record<string, unknown>) => void>();
   let snapshotChunks: string[] = [];
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as {
-      id?: number;
-      method?: string;
-      params?: { chunk?: string };
-      result?: Record<string, unknown>;
-    };
-    if (message.method === "HeapProfiler.addHeapSnapshotChunk") snapshotChunks.push(message.params?.chunk ?? "");
-    if (message.id !== undefined) pending.get(message.id)?.(message.result ?? {});
+  const { send, close } = await openInspector(inspectorPort, name, {
+    timeoutMs: 60_000,
+    onEvent: (event) => {
+      if (event.method === "HeapProfiler.addHeapSnapshotChunk") snapshotChunks.push(String(event.params?.chunk ?? ""));
+    },
   });
-  const send = (method: string, params: Record<string, unknown> = {}) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const id = nextId++;
-      const timer = setTimeout(() => reject(new Error(`inspector: no answer to ${method}`)), 60_000);
-      pending.set(id, (result) => {
-        clearTimeout(timer);
-        resolve(result);
-      });
-      socket.send(JSON.stringify({ id, method, params }));
-    });
   const mb = (bytes: unknown) => Math.round(Number(bytes) / 1024 / 1024);
   return {
     async usage() {
@@ -79,7 +50,7 @@ export async function openHeapProbe(inspectorPort: number, name: string): Promis
       await send("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
       return countByName(JSON.parse(snapshotChunks.join("")) as HeapSnapshot, names);
     },
-    close: () => socket.close(),
+    close,
   };
 }
 

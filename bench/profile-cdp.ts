@@ -4,6 +4,8 @@
  * the isolate's CPU goes, not how long requests wait. Needs Node's WebSocket (Node 20:
  * `node --experimental-websocket`).
  */
+import { openInspector } from "./inspector";
+
 export interface ProfileNode {
   readonly id: number;
   readonly callFrame: { functionName: string; url: string; lineNumber: number };
@@ -25,37 +27,7 @@ export interface Profiler {
 }
 
 export async function openProfiler(inspectorPort: number, name: string, intervalMicros = 100): Promise<Profiler> {
-  if (typeof WebSocket === "undefined") throw new Error("no WebSocket: run node with --experimental-websocket");
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as Array<{
-    id: string;
-    title?: string;
-    webSocketDebuggerUrl?: string;
-  }>;
-  const target = targets.find((t) => t.id === name || t.id.endsWith(`:${name}`) || t.title?.endsWith(`:${name}`));
-  if (!target?.webSocketDebuggerUrl) {
-    throw new Error(`no inspector target for ${name} (have ${targets.map((t) => t.id).join(", ")})`);
-  }
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => {
-    socket.addEventListener("open", resolve, { once: true });
-    socket.addEventListener("error", reject, { once: true });
-  });
-  let nextId = 1;
-  const pending = new Map<number, (result: Record<string, unknown>) => void>();
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: Record<string, unknown> };
-    if (message.id !== undefined) pending.get(message.id)?.(message.result ?? {});
-  });
-  const send = (method: string, params: Record<string, unknown> = {}) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const id = nextId++;
-      const timer = setTimeout(() => reject(new Error(`inspector: no answer to ${method}`)), 120_000);
-      pending.set(id, (result) => {
-        clearTimeout(timer);
-        resolve(result);
-      });
-      socket.send(JSON.stringify({ id, method, params }));
-    });
+  const { send, close } = await openInspector(inspectorPort, name, { timeoutMs: 120_000 });
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: intervalMicros });
   return {
@@ -63,7 +35,7 @@ export async function openProfiler(inspectorPort: number, name: string, interval
       await send("Profiler.start");
     },
     stop: async () => (await send("Profiler.stop")).profile as CpuProfile,
-    close: () => socket.close(),
+    close,
   };
 }
 
