@@ -32,8 +32,5 @@ export async function readConsoleForm(ctx: ConsoleContext): Promise<FormData | u
   return typeof sent === "string" && constantTimeEqual(sent, ctx.csrfToken) ? form : undefined;
 }
 
-/** A form field as trimmed text ("" when absent), capped so no field can carry a novel. */
-export function field(form: FormData, name: string, max = 500): string {
-  const value = form.get(name);
-  return typeof value === "string" ? value.trim().slice(0, max) : "";
-}
+/** The buyer pages' form field reader: trimmed text, capped. */
+export { field } from "../../pages/context";
