@@ -1,5 +1,6 @@
 /** The purchase journey's rows as Markdown (bench/journey.ts), with the issue's targets. */
 import { freshConnections, JOURNEY_STEPS, type JourneyReport, type JourneyRow } from "./journey";
+import { benchStorageDir } from "./server";
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "–");
 const causes = (row: JourneyRow) =>
@@ -40,7 +41,7 @@ export function journeyMarkdown(report: JourneyReport): string[] {
   return [
     `## Purchase journey: create → update (select shipping) → complete → get_order`,
     "",
-    `Authenticated platform (API key), closed loop, ${freshConnections() ? "a new connection per request (BENCH_JOURNEY_FRESH_CONNECTIONS=1: the control, not the issue's driver)" : "one keep-alive socket per client"}, ${report.warmupSeconds} s warm-up + ${report.seconds} s per row. tools/list: ${report.toolsListBytes} bytes.`,
+    `Authenticated platform (API key), closed loop, ${freshConnections() ? "a new connection per request (BENCH_JOURNEY_FRESH_CONNECTIONS=1: the control, not the issue's driver)" : "one keep-alive socket per client"}, ${report.warmupSeconds} s warm-up + ${report.seconds} s per row. Miniflare's temporary storage: ${benchStorageDir() ?? "the OS temp dir"}. tools/list: ${report.toolsListBytes} bytes.`,
     "",
     `| binding | C | journeys/s | journey p50 / p99 ms | ${stepHeads.join(" | ")} | failed / requests | failures by cause | workerd CPU ms/journey | cores: client / workerd / others |`,
     `|---|---:|---:|---:|${JOURNEY_STEPS.map(() => "---:").join("|")}|---:|---|---:|---:|`,

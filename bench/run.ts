@@ -73,6 +73,7 @@ function command(): string {
     "BENCH_IDLE_WAIT_SECONDS",
     "BENCH_JOURNEY_CONCURRENCY",
     "BENCH_JOURNEY_FRESH_CONNECTIONS",
+    "BENCH_STORAGE_DIR",
   ]
     .filter((name) => process.env[name])
     .map((name) => `${name}=${process.env[name]}`);

@@ -3,6 +3,7 @@
  * loopback port, plus KV seeding. Baselines share the runtime so their latency contains
  * exactly the transport and runtime overhead the real Worker also pays.
  */
+import { statfsSync } from "node:fs";
 import path from "node:path";
 import { type Request as MfRequest, Response as MfResponse, Miniflare, type WorkerOptions } from "miniflare";
 import { kvEntries, validateCatalog } from "../scripts/lib/catalog-file";
@@ -133,9 +134,42 @@ function ucpWorker(name: string, scriptPath: string, outbound: OutboundStats, ex
   };
 }
 
+/** Linux's tmpfs magic number (statfs f_type). */
+const TMPFS_MAGIC = 0x01021994;
+
+/**
+ * Where Miniflare keeps its temporary (never persisted) Durable Object and KV storage:
+ * BENCH_STORAGE_DIR if set, else /dev/shm when it is a tmpfs, else the OS temp dir. On this
+ * machine's ext4 every new SQLite-backed object cost ~3 ms of kernel CPU in inode allocation
+ * (perf: ext4 `recently_deleted` under SQLite's unixOpen), about a fifth of a journey: a
+ * property of the disk, not of the Worker (docs/benchmarks.md, "Where a new object's time goes").
+ */
+export function benchStorageDir(): string | undefined {
+  const chosen = process.env.BENCH_STORAGE_DIR;
+  if (chosen) return chosen;
+  try {
+    return statfsSync("/dev/shm").type === TMPFS_MAGIC ? "/dev/shm" : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Miniflare picks its temporary directory from os.tmpdir() (TMPDIR) in its constructor. */
+function withTempDir<T>(dir: string | undefined, make: () => T): T {
+  if (!dir) return make();
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  try {
+    return make();
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+  }
+}
+
 export async function startServers(scriptPath: string, port: number, inspectorPort?: number): Promise<Servers> {
   const outbound: OutboundStats = { profileFetches: 0, unexpected: [] };
-  const mf = new Miniflare({
+  const mf = withTempDir(benchStorageDir(), () => new Miniflare({
     host: "127.0.0.1",
     port,
     // bench/memory.ts --heap reads the isolate's heap through the V8 inspector.
@@ -186,7 +220,7 @@ export async function startServers(scriptPath: string, port: number, inspectorPo
         routes: [`127.0.0.1${DO_BASELINE_PATH}*`],
       },
     ],
-  });
+  }));
   const url = await mf.ready;
   return { mf, origin: `http://127.0.0.1:${url.port}`, outbound };
 }
