@@ -169,58 +169,62 @@ function withTempDir<T>(dir: string | undefined, make: () => T): T {
 
 export async function startServers(scriptPath: string, port: number, inspectorPort?: number): Promise<Servers> {
   const outbound: OutboundStats = { profileFetches: 0, unexpected: [] };
-  const mf = withTempDir(benchStorageDir(), () => new Miniflare({
-    host: "127.0.0.1",
-    port,
-    // bench/memory.ts --heap reads the isolate's heap through the V8 inspector.
-    ...(inspectorPort ? { inspectorPort } : {}),
-    // Miniflare's per-request log line is dev tooling, not part of the Worker being measured.
-    logRequests: false,
-    workers: [
-      // First worker = fallback for every URL no route claims (i.e. 127.0.0.1/ucp/mcp). As
-      // deployed: both rate limits bound, at a limit the bench never reaches.
-      ucpWorker("ucp-worker", scriptPath, outbound, {
-        durableObjects: {
-          CART: { className: "CartObject", useSQLite: true },
-          CHECKOUT: { className: "CheckoutObject", useSQLite: true },
-          ORDER: { className: "OrderObject", useSQLite: true },
-          INVENTORY: { className: "InventoryObject", useSQLite: true },
-          ORDER_INDEX: { className: "OrderIndexObject", useSQLite: true },
-        },
-        kvNamespaces: ["CATALOG", "AUTH"],
-        ratelimits: rateLimits(UNREACHABLE_LIMIT),
+  const mf = withTempDir(
+    benchStorageDir(),
+    () =>
+      new Miniflare({
+        host: "127.0.0.1",
+        port,
+        // bench/memory.ts --heap reads the isolate's heap through the V8 inspector.
+        ...(inspectorPort ? { inspectorPort } : {}),
+        // Miniflare's per-request log line is dev tooling, not part of the Worker being measured.
+        logRequests: false,
+        workers: [
+          // First worker = fallback for every URL no route claims (i.e. 127.0.0.1/ucp/mcp). As
+          // deployed: both rate limits bound, at a limit the bench never reaches.
+          ucpWorker("ucp-worker", scriptPath, outbound, {
+            durableObjects: {
+              CART: { className: "CartObject", useSQLite: true },
+              CHECKOUT: { className: "CheckoutObject", useSQLite: true },
+              ORDER: { className: "OrderObject", useSQLite: true },
+              INVENTORY: { className: "InventoryObject", useSQLite: true },
+              ORDER_INDEX: { className: "OrderIndexObject", useSQLite: true },
+            },
+            kvNamespaces: ["CATALOG", "AUTH"],
+            ratelimits: rateLimits(UNREACHABLE_LIMIT),
+          }),
+          // Two copies for "under the limit is not slowed", identical but for the limiter bindings
+          // and neither the main entry, so neither inherits caches warmed by other scenarios. No
+          // Durable Objects: ping and get_product use none.
+          ucpWorker("ucp-ratelimited", scriptPath, outbound, {
+            ratelimits: rateLimits(UNREACHABLE_LIMIT),
+            routes: [`${RATE_LIMITED_HOST}/*`],
+          }),
+          ucpWorker("ucp-unlimited", scriptPath, outbound, { routes: [`${UNLIMITED_HOST}/*`] }),
+          ucpWorker("ucp-unlimited-twin", scriptPath, outbound, { routes: [`${UNLIMITED_TWIN_HOST}/*`] }),
+          // Its own limiter state, so the burst cannot spend the budget of the copies above.
+          ucpWorker("ucp-burst", scriptPath, outbound, {
+            ratelimits: rateLimits(BURST_LIMIT),
+            routes: [`${BURST_HOST}/*`],
+          }),
+          {
+            name: "baseline",
+            modules: true,
+            script: BASELINE_SCRIPT,
+            compatibilityDate: "2026-04-01",
+            routes: [`127.0.0.1${BASELINE_PATH}*`],
+          },
+          {
+            name: "do-baseline",
+            modules: true,
+            script: DO_BASELINE_SCRIPT,
+            compatibilityDate: "2026-04-01",
+            durableObjects: { ECHO: { className: "Echo", useSQLite: true } },
+            routes: [`127.0.0.1${DO_BASELINE_PATH}*`],
+          },
+        ],
       }),
-      // Two copies for "under the limit is not slowed", identical but for the limiter bindings
-      // and neither the main entry, so neither inherits caches warmed by other scenarios. No
-      // Durable Objects: ping and get_product use none.
-      ucpWorker("ucp-ratelimited", scriptPath, outbound, {
-        ratelimits: rateLimits(UNREACHABLE_LIMIT),
-        routes: [`${RATE_LIMITED_HOST}/*`],
-      }),
-      ucpWorker("ucp-unlimited", scriptPath, outbound, { routes: [`${UNLIMITED_HOST}/*`] }),
-      ucpWorker("ucp-unlimited-twin", scriptPath, outbound, { routes: [`${UNLIMITED_TWIN_HOST}/*`] }),
-      // Its own limiter state, so the burst cannot spend the budget of the copies above.
-      ucpWorker("ucp-burst", scriptPath, outbound, {
-        ratelimits: rateLimits(BURST_LIMIT),
-        routes: [`${BURST_HOST}/*`],
-      }),
-      {
-        name: "baseline",
-        modules: true,
-        script: BASELINE_SCRIPT,
-        compatibilityDate: "2026-04-01",
-        routes: [`127.0.0.1${BASELINE_PATH}*`],
-      },
-      {
-        name: "do-baseline",
-        modules: true,
-        script: DO_BASELINE_SCRIPT,
-        compatibilityDate: "2026-04-01",
-        durableObjects: { ECHO: { className: "Echo", useSQLite: true } },
-        routes: [`127.0.0.1${DO_BASELINE_PATH}*`],
-      },
-    ],
-  }));
+  );
   const url = await mf.ready;
   return { mf, origin: `http://127.0.0.1:${url.port}`, outbound };
 }
