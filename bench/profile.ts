@@ -11,9 +11,9 @@
  * self time per function and the time under each pipeline stage.
  *
  * Env: PROFILE_SECONDS (15), PROFILE_ROUNDS (3), PROFILE_PORT (10020; the inspector takes
- * the next port), PROFILE_PRODUCTS (2,000).
+ * the next port), PROFILE_PRODUCTS (2,000), PROFILE_OUT (a file for the last round's raw V8 profile).
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildBundle } from "./bundle";
@@ -51,6 +51,8 @@ async function measure(file: string): Promise<{ cpuMs: number; jps: number; fail
     const row = await runJourneys("mcp", inputs, options, 1);
     const profile = await profiler?.stop();
     profiler?.close();
+    // For DevTools or a caller analysis: the raw V8 profile of the last round.
+    if (profile && process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
     if (row.firstFailure) console.error(`  first failure: ${row.firstFailure}`);
     return { cpuMs: row.workerdCpuMsPerJourney, jps: row.journeysPerSecond, failed: row.failed, profile };
   } finally {
