@@ -6,7 +6,7 @@
  * recovery deadline: finished when the money was captured, otherwise undone.
  */
 import type { PaymentInstrument } from "../schemas/ucp/checkout";
-import { INVENTORY_NAME } from "../src/catalog/stock-keys";
+import { stockPort } from "../src/catalog/stock-shards";
 import type { CheckoutState } from "../src/checkout/checkout-state";
 import { type CompletionOutcome, type CompletionPlan, settleCompletion } from "../src/checkout/completion";
 import {
@@ -19,7 +19,6 @@ import {
 import { merchantConfig } from "../src/config";
 import type { Authentication } from "../src/payment/processor";
 import { processorFor } from "../src/payment/store-processor";
-import type { InventoryObject } from "./inventory-object";
 import type { OrderObject } from "./order-object";
 import { endAttempt, loadAttempt, noteProgress, postponeAttempt, startAttempt } from "./shared/completion-attempt";
 
@@ -80,7 +79,7 @@ export class CompletionAttempts {
 
   /** Runs what the attempt has not done yet (a request brings the instrument to charge). */
   drive(attempt: CompletionAttempt, instrument: PaymentInstrument): Promise<CompletionOutcome> {
-    return this.#run(driveAttempt(attempt, instrument, this.#ports(attempt.id), Date.now()));
+    return this.#run(driveAttempt(attempt, instrument, this.#ports(attempt), Date.now()));
   }
 
   /**
@@ -93,7 +92,7 @@ export class CompletionAttempts {
     const attempt = this.current();
     if (!attempt || now < attempt.deadline) return undefined;
     try {
-      const ports = this.#ports(attempt.id);
+      const ports = this.#ports(attempt);
       const outcome = await this.#run(
         attempt.progress.chargeId ? driveAttempt(attempt, undefined, ports, now) : compensate(attempt, ports),
       );
@@ -124,7 +123,8 @@ export class CompletionAttempts {
     }
   }
 
-  #ports(attemptId: string): AttemptPorts {
+  #ports(attempt: CompletionAttempt): AttemptPorts {
+    const attemptId = attempt.id;
     const config = merchantConfig(this.env);
     // The one processor choice (store-processor.ts); the tool refused already when there is none.
     const processor = processorFor(config);
@@ -134,7 +134,11 @@ export class CompletionAttempts {
       env: this.env,
       config,
       processor,
-      inventory: this.env.INVENTORY.getByName(INVENTORY_NAME) as DurableObjectStub<InventoryObject>,
+      // Stock is per variant: the attempt's lines name the shards it reserves and releases on.
+      inventory: stockPort(
+        this.env,
+        attempt.lines.map((l) => l.variantId),
+      ),
       order: (orderId) => this.env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>,
       note: (progress) => this.ctx.storage.transactionSync(() => noteProgress(sql, attemptId, progress)),
     };

@@ -1,11 +1,20 @@
 /**
- * A merchant's stock: one object per deployment (`getByName(INVENTORY_NAME)`), so a
- * multi-line order reserves atomically. Every change is one synchronous transaction with no
- * `await` inside; levels come from the Worker (read from KV), never from KV here. Outcomes are
- * values, never thrown. Tables appear on the first successful reservation (docs/inventory.md).
+ * A merchant's stock. One object per variant, `stock:<variant id>` (a shard; the Worker's
+ * coordinator, src/catalog/stock-shards.ts, spans a multi-line reservation across them), and
+ * the store-wide object of before (`INVENTORY_NAME`), which holds reservations made before the
+ * split and the counts a shard starts from (shared/stock-shard.ts). Same class, same tables.
+ * Every change is one synchronous transaction with no `await` inside; levels come from the
+ * Worker (read from KV), never from KV here. Outcomes are values, never thrown. Tables appear
+ * on the first successful reservation (docs/inventory.md).
  */
 import { DurableObject } from "cloudflare:workers";
-import { AvailabilityPublisher } from "./shared/availability-publisher";
+import {
+  AvailabilityPublisher,
+  restockedAmong,
+  stateChanged,
+  VariantPublisher,
+  variantState,
+} from "./shared/availability-publisher";
 import {
   type IdempotencyInput,
   LEDGER_SCHEMA,
@@ -16,6 +25,7 @@ import {
 } from "./shared/idempotency";
 import {
   effectiveLevel,
+  INVENTORY_NAME,
   parseReserve,
   parseRestock,
   planReservation,
@@ -32,6 +42,7 @@ import {
   sameLines,
 } from "./shared/inventory-plan";
 import { ensureTables, hasTable } from "./shared/schema";
+import { type LegacyStart, legacyStart, shardVariant } from "./shared/stock-shard";
 
 export type {
   InputIssue,
@@ -74,8 +85,13 @@ interface Reservation {
 export class InventoryObject extends DurableObject<Env> {
   /** Whether the tables exist: a cache of what SQLite says (nothing here ever drops them). */
   #ready = false;
+  /** The one variant this object holds when it is a shard; undefined for the store-wide object. */
+  readonly #variant = shardVariant(this.ctx.id.name);
   /** Sell-outs and restocks, published to KV for search (shared/availability-publisher.ts). */
-  readonly #availability = new AvailabilityPublisher(this.ctx.storage.sql, this.env.CATALOG);
+  readonly #availability =
+    this.#variant === undefined
+      ? new AvailabilityPublisher(this.ctx.storage.sql, this.env.CATALOG)
+      : new VariantPublisher(this.ctx.storage.sql, this.env.CATALOG, this.#variant);
 
   /**
    * Reserves every line or none. `levels` are the catalog's stock levels at `catalogVersion`
@@ -94,10 +110,19 @@ export class InventoryObject extends DurableObject<Env> {
       const id = typeof reservationId === "string" ? reservationId : "";
       return { ok: false, reservationId: id, reason: "invalid_input", issues: parsed.error };
     }
-    const request = parsed.value;
+    const foreign = this.#foreignLines(parsed.value.lines);
+    if (foreign)
+      return { ok: false, reservationId: parsed.value.reservationId, reason: "invalid_input", issues: foreign };
+    const start = await this.#legacyStart(parsed.value.levels, parsed.value.catalogVersion);
+    // The shard's first count of its variant: what the store-wide object has left, not the file.
+    const request =
+      start && this.#variant !== undefined
+        ? { ...parsed.value, levels: new Map([[this.#variant, start.level]]) }
+        : parsed.value;
     const id = request.reservationId;
     const now = Date.now();
     const sql = this.ctx.storage.sql;
+    let changed = false;
     const outcome = this.ctx.storage.transactionSync((): ReserveOutcome => {
       const ready = this.#hasTables();
       const prior = ready ? this.#reservation(id) : undefined;
@@ -109,6 +134,10 @@ export class InventoryObject extends DurableObject<Env> {
       const plan = planReservation(request, stored);
       if (!plan.ok) return { ok: false, reservationId: id, reason: "out_of_stock", short: plan.short };
       if (!ready) ensureTables(sql, SCHEMA);
+      const before = this.#state();
+      // A variant the store-wide object had restocked stays published as restocked.
+      if (start?.restocked && this.#variant !== undefined && !stored.has(this.#variant))
+        sql.exec("INSERT OR IGNORE INTO restocks (variant_id, restocked_at) VALUES (?, ?)", this.#variant, now);
       for (const row of plan.rows) {
         sql.exec(
           `INSERT INTO stock (variant_id, catalog_version, level) VALUES (?, ?, ?)
@@ -124,11 +153,12 @@ export class InventoryObject extends DurableObject<Env> {
         JSON.stringify(plan.recorded),
         now,
       );
+      changed = stateChanged(before, this.#state());
       return { ok: true, reservationId: id, replayed: false };
     });
     // Set only once the transaction committed: a rolled-back one leaves no tables.
     if (outcome.ok) this.#ready = true;
-    if (outcome.ok && !outcome.replayed) await this.#availability.publish();
+    if (outcome.ok && !outcome.replayed) await this.#publish(changed);
     return outcome;
   }
 
@@ -140,26 +170,43 @@ export class InventoryObject extends DurableObject<Env> {
     if (typeof reservationId !== "string" || !this.#hasTables()) return { released: false, reason: "not_found" };
     const now = Date.now();
     const sql = this.ctx.storage.sql;
+    let changed = false;
     const outcome = this.ctx.storage.transactionSync((): ReleaseOutcome => {
       const prior = this.#reservation(reservationId);
       if (!prior) return { released: false, reason: "not_found" };
       if (prior.state === "released") return { released: false, reason: "already_released" };
-      for (const line of prior.lines) {
-        if (line.version === null) continue;
-        sql.exec(
-          "UPDATE stock SET level = level + ? WHERE variant_id = ? AND catalog_version = ? AND level IS NOT NULL",
-          line.quantity,
-          line.variantId,
-          line.version,
-        );
-      }
+      const before = this.#state();
+      this.#giveBack(prior.lines);
       sql.exec("UPDATE reservations SET state = 'released', released_at = ? WHERE id = ?", now, reservationId);
+      changed = stateChanged(before, this.#state());
       return { released: true };
     });
     if (outcome.released) {
       await this.#arm();
-      await this.#availability.publish();
+      await this.#publish(changed);
     }
+    return outcome;
+  }
+
+  /**
+   * Undoes a reservation that failed elsewhere (another shard of the same multi-line
+   * reservation was short): units back as release() would, and the id forgotten, so a retry of
+   * the same id reserves afresh instead of replaying a hold that is gone. Only the coordinator
+   * calls it, and only for an id that did not succeed as a whole.
+   */
+  async abandon(reservationId: string): Promise<{ abandoned: boolean }> {
+    if (typeof reservationId !== "string" || !this.#hasTables()) return { abandoned: false };
+    let changed = false;
+    const outcome = this.ctx.storage.transactionSync(() => {
+      const prior = this.#reservation(reservationId);
+      if (!prior) return { abandoned: false };
+      const before = this.#state();
+      if (prior.state === "held") this.#giveBack(prior.lines);
+      this.ctx.storage.sql.exec("DELETE FROM reservations WHERE id = ?", reservationId);
+      changed = stateChanged(before, this.#state());
+      return { abandoned: true };
+    });
+    if (outcome.abandoned) await this.#publish(changed);
     return outcome;
   }
 
@@ -177,7 +224,10 @@ export class InventoryObject extends DurableObject<Env> {
     const ids = variantIds.filter((v): v is string => typeof v === "string").slice(0, 1000);
     const given = typeof catalogLevels === "object" && catalogLevels !== null ? catalogLevels : {};
     const rows = this.#hasTables() ? this.#rows(ids) : new Map<string, StockRow>();
-    const restocked = this.#hasTables() ? this.#availability.restocked(ids) : new Set<string>();
+    // A shard that has not counted its variant yet answers what the store-wide object says.
+    if (this.#variant !== undefined && ids.length === 1 && ids[0] === this.#variant && !rows.has(this.#variant))
+      return this.env.INVENTORY.getByName(INVENTORY_NAME).levels(ids, given, catalogVersion);
+    const restocked = this.#hasTables() ? restockedAmong(this.ctx.storage.sql, ids) : new Set<string>();
     const levels: Array<[string, StockLevel]> = [];
     const shown: string[] = [];
     for (const id of ids) {
@@ -210,9 +260,17 @@ export class InventoryObject extends DurableObject<Env> {
     if (idempotency !== undefined && !isLedgerEntry(idempotency)) {
       return { ok: false, reason: "invalid_input", issues: [{ path: "idempotency", message: "must be {key, hash}" }] };
     }
-    const request = parsed.value;
+    const foreign = this.#foreignLines([{ variantId: parsed.value.variantId }]);
+    if (foreign) return { ok: false, reason: "invalid_input", issues: foreign };
+    const start = await this.#legacyStart(
+      new Map([[parsed.value.variantId, parsed.value.catalogLevel]]),
+      parsed.value.catalogVersion,
+    );
+    // `add` on a variant the shard has not counted yet adds to what the store-wide object has left.
+    const request = start ? { ...parsed.value, catalogLevel: start.level } : parsed.value;
     const sql = this.ctx.storage.sql;
     const now = Date.now();
+    let changed = false;
     const outcome = this.ctx.storage.transactionSync((): RestockOutcome => {
       // Always: a store whose tables predate `restocks` or `ledger` gets them here (IF NOT EXISTS).
       ensureTables(sql, RESTOCK_SCHEMA);
@@ -220,6 +278,7 @@ export class InventoryObject extends DurableObject<Env> {
       const prior = priorAnswer(sql, idempotency, now);
       if (prior?.kind === "conflict") return { ok: false, reason: "conflict" };
       if (prior) return { ...(JSON.parse(prior.body) as RestockAnswer), replayed: true };
+      const before = this.#state();
       const row = this.#rows([request.variantId]).get(request.variantId);
       const base = effectiveLevel(row, request.catalogLevel, request.catalogVersion);
       const level = restockedLevel(base.level, request.change);
@@ -233,11 +292,12 @@ export class InventoryObject extends DurableObject<Env> {
       sql.exec("INSERT OR REPLACE INTO restocks (variant_id, restocked_at) VALUES (?, ?)", request.variantId, now);
       const answer: RestockAnswer = { ok: true, variantId: request.variantId, level, version: base.version };
       if (idempotency) recordLedger(sql, idempotency, JSON.stringify(answer), now);
+      changed = stateChanged(before, this.#state());
       return { ...answer, replayed: false };
     });
     if (outcome.ok && !outcome.replayed) {
       if (idempotency) await this.#arm();
-      await this.#availability.publish();
+      await this.#publish(changed);
     }
     return outcome;
   }
@@ -258,6 +318,49 @@ export class InventoryObject extends DurableObject<Env> {
     sql.exec("DELETE FROM reservations WHERE state = 'released' AND released_at <= ?", now - RESERVATION_KEEP_MS);
     if (hasTable(sql, "ledger")) pruneLedger(sql, now);
     await this.#arm();
+  }
+
+  /**
+   * A shard's start from the store-wide object (shared/stock-shard.ts), asked only while the
+   * shard has no row for its variant; undefined for the store-wide object or a counted variant.
+   */
+  async #legacyStart(
+    levels: ReadonlyMap<string, StockLevel>,
+    catalogVersion: string,
+  ): Promise<LegacyStart | undefined> {
+    const own = this.#variant;
+    if (own === undefined || (this.#hasTables() && this.#rows([own]).has(own))) return undefined;
+    return legacyStart(this.env, own, levels.get(own), catalogVersion);
+  }
+
+  /** A shard holds one variant: lines for any other are refused before anything is read. */
+  #foreignLines(lines: readonly { variantId: string }[]): Array<{ path: string; message: string }> | undefined {
+    const own = this.#variant;
+    if (own === undefined || lines.every((l) => l.variantId === own)) return undefined;
+    return [{ path: "lines", message: `this stock shard holds only ${own.slice(0, 200)}` }];
+  }
+
+  /** A shard's published state (only shards publish per variant); undefined for the store-wide object. */
+  #state() {
+    return this.#variant === undefined ? undefined : variantState(this.ctx.storage.sql, this.#variant);
+  }
+
+  /** The store-wide object rewrites its document; a shard writes its key only when its state moved. */
+  async #publish(changed: boolean): Promise<void> {
+    if (this.#variant === undefined || changed) await this.#availability.publish();
+  }
+
+  /** Units of a reservation back, to levels still counted from the load they were taken from. */
+  #giveBack(lines: readonly RecordedLine[]): void {
+    for (const line of lines) {
+      if (line.version === null) continue;
+      this.ctx.storage.sql.exec(
+        "UPDATE stock SET level = level + ? WHERE variant_id = ? AND catalog_version = ? AND level IS NOT NULL",
+        line.quantity,
+        line.variantId,
+        line.version,
+      );
+    }
   }
 
   #hasTables(): boolean {

@@ -9,6 +9,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { merchantSigningKey } from "../src/auth/merchant-key";
+import { releaseStock } from "../src/catalog/stock-shards";
 import { merchantConfig } from "../src/config";
 import { logOrderEvent, type OrderEvent } from "../src/lib/log";
 import { ok, type Result } from "../src/lib/result";
@@ -70,7 +71,6 @@ import {
   recordLedger,
   restateAnswer,
 } from "./shared/idempotency";
-import { INVENTORY_NAME } from "./shared/inventory-plan";
 import { ensureTables, hasTable } from "./shared/schema";
 
 const ORDER_SCHEMA = "CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
@@ -355,7 +355,8 @@ export class OrderObject extends DurableObject<Env> {
   }
 
   #ports(): SettlementPorts {
-    const inventory = this.env.INVENTORY.getByName(INVENTORY_NAME);
+    // The shards of the order's variants (and the store-wide object, for reservations from before the split).
+    const variantIds = (this.#load()?.line_items ?? []).map((l) => l.item.id);
     // The processor completion charged through (same choice, src/payment/store-processor.ts).
     const processor = processorFor(merchantConfig(this.env));
     return {
@@ -365,7 +366,7 @@ export class OrderObject extends DurableObject<Env> {
         console.error(`refund of ${charge} waits: no payment processor is configured (PAYMENT_TEST_MODE off)`);
         return { ok: false };
       },
-      release: (id) => inventory.release(id),
+      release: (id) => releaseStock(this.env, id, variantIds),
     };
   }
 

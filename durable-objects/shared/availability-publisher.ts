@@ -1,14 +1,26 @@
 /**
- * What InventoryObject tells search: tracked variants at zero and restocked ones above zero,
+ * What InventoryObject tells search. The store-wide object (AvailabilityPublisher): tracked variants at zero and restocked ones above zero,
  * each with the catalog load its count is from, written to KV (catalog:availability,
  * src/catalog/kv-layout.ts). Writes are chained, so the last one carries the latest state, and
  * an unchanged document is not rewritten. A failed write is logged and retried by the next
- * change; carts and checkouts ask the object itself, so they never depend on it.
+ * change; carts and checkouts ask the object itself, so they never depend on it. A stock shard
+ * (VariantPublisher): its one variant's state, as the metadata of its own key, only when that
+ * state changed: no table scan and no store-wide document per reservation.
  */
-import { type AvailabilityDoc, KV_KEYS } from "../../src/catalog/kv-layout";
+import { type AvailabilityDoc, KV_KEYS, type VariantAvailability } from "../../src/catalog/kv-layout";
 import { hasTable } from "./schema";
 
 type Row = { variant_id: string; catalog_version: string };
+
+/** Which of these variants a merchant restocked (the table appears with the first reservation or restock). */
+export function restockedAmong(sql: SqlStorage, variantIds: readonly string[]): Set<string> {
+  if (!hasTable(sql, "restocks")) return new Set();
+  const rows = sql.exec<{ variant_id: string }>(
+    "SELECT variant_id FROM restocks WHERE variant_id IN (SELECT value FROM json_each(?))",
+    JSON.stringify(variantIds),
+  );
+  return new Set([...rows].map((r) => r.variant_id));
+}
 
 export class AvailabilityPublisher {
   /** The sets last written (JSON), so an unchanged document is not rewritten. */
@@ -37,16 +49,6 @@ export class AvailabilityPublisher {
     return run;
   }
 
-  /** Which of these variants a merchant restocked (the table appears with the first reservation or restock). */
-  restocked(variantIds: readonly string[]): Set<string> {
-    if (!hasTable(this.sql, "restocks")) return new Set();
-    const rows = this.sql.exec<{ variant_id: string }>(
-      "SELECT variant_id FROM restocks WHERE variant_id IN (SELECT value FROM json_each(?))",
-      JSON.stringify(variantIds),
-    );
-    return new Set([...rows].map((r) => r.variant_id));
-  }
-
   #document(): AvailabilityDoc {
     if (!hasTable(this.sql, "stock")) return { updated_at: new Date().toISOString(), sold_out: {}, restocked: {} };
     // fromEntries defines own properties, so an id such as "__proto__" stays data.
@@ -61,5 +63,56 @@ export class AvailabilityPublisher {
           )
         : {},
     };
+  }
+}
+
+/** One variant's state as published: what a shard compares before and after a change. */
+export function variantState(sql: SqlStorage, variantId: string): VariantAvailability | undefined {
+  if (!hasTable(sql, "stock")) return undefined;
+  const row = sql
+    .exec<{ level: number | null; catalog_version: string }>(
+      "SELECT level, catalog_version FROM stock WHERE variant_id = ?",
+      variantId,
+    )
+    .toArray()[0];
+  if (!row) return undefined;
+  if (row.level === 0) return { s: "sold_out", v: row.catalog_version };
+  const restocked =
+    hasTable(sql, "restocks") &&
+    sql.exec("SELECT 1 FROM restocks WHERE variant_id = ?", variantId).toArray().length > 0;
+  return { s: restocked && row.level !== null ? "restocked" : "in_stock", v: row.catalog_version };
+}
+
+/** Whether a change moved the variant between published states (in_stock at any load is one state). */
+export function stateChanged(before: VariantAvailability | undefined, after: VariantAvailability | undefined): boolean {
+  const key = (st: VariantAvailability | undefined) => (!st || st.s === "in_stock" ? "in_stock" : `${st.s}@${st.v}`);
+  return key(before) !== key(after);
+}
+
+/** A shard's publisher: writes are chained, each writes the state as it is at its turn. */
+export class VariantPublisher {
+  #published: string | undefined;
+  #chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly kv: KVNamespace,
+    private readonly variantId: string,
+  ) {}
+
+  publish(): Promise<void> {
+    const run = this.#chain.then(async () => {
+      const state = variantState(this.sql, this.variantId) ?? { s: "in_stock", v: "" };
+      const text = JSON.stringify(state);
+      if (text === this.#published) return;
+      try {
+        await this.kv.put(KV_KEYS.variantAvailability(this.variantId), "", { metadata: state });
+        this.#published = text;
+      } catch (error) {
+        console.error(JSON.stringify({ event: "availability_publish_failed", error: String(error) }));
+      }
+    });
+    this.#chain = run;
+    return run;
   }
 }

@@ -10,38 +10,45 @@ import {
   parseStockChange,
   type StockChange,
 } from "../../src/catalog/stock-change";
-import { INVENTORY_NAME, stockVersion } from "../../src/catalog/stock-keys";
+import { INVENTORY_NAME, STOCK_SHARD_PREFIX, stockShardName, stockVersion } from "../../src/catalog/stock-keys";
+import {
+  isId,
+  MAX_ID_LENGTH,
+  MAX_LINES,
+  parseReserve,
+  type ReleaseOutcome,
+  type ReserveLine,
+  type ReserveOutcome,
+  type ReserveRequest,
+  type ShortLine,
+  type StockLevel,
+  VERSION_FORM,
+} from "../../src/catalog/stock-reserve";
 import { err, ok, type Result } from "../../src/lib/result";
 
-export type { InputIssue, StockChange };
-// Shared with the Worker, which parses a restock and addresses the object the same way.
-export { INVENTORY_NAME, MAX_QUANTITY, parseStockChange, stockVersion };
+export type {
+  InputIssue,
+  ReleaseOutcome,
+  ReserveLine,
+  ReserveOutcome,
+  ReserveRequest,
+  ShortLine,
+  StockChange,
+  StockLevel,
+};
+// Shared with the Worker, which parses a restock and a reservation and addresses the objects the same way.
+export {
+  INVENTORY_NAME,
+  MAX_ID_LENGTH,
+  MAX_LINES,
+  MAX_QUANTITY,
+  parseReserve,
+  parseStockChange,
+  STOCK_SHARD_PREFIX,
+  stockShardName,
+  stockVersion,
+};
 
-/** null = not tracked (backorder, preorder, unlimited): never blocks, never decrements. */
-export type StockLevel = number | null;
-
-export interface ReserveLine {
-  readonly variantId: string;
-  readonly quantity: number;
-}
-
-export interface ShortLine {
-  readonly variantId: string;
-  readonly requested: number;
-  readonly available: number;
-}
-
-export type ReserveOutcome =
-  | { ok: true; reservationId: string; replayed: boolean }
-  | { ok: false; reservationId: string; reason: "out_of_stock"; short: ShortLine[] }
-  | { ok: false; reservationId: string; reason: "invalid_input"; issues: InputIssue[] }
-  /** The id was already used for other lines: nothing changed. */
-  | { ok: false; reservationId: string; reason: "conflict" };
-
-export type ReleaseOutcome = { released: true } | { released: false; reason: "not_found" | "already_released" };
-
-export const MAX_LINES = 100;
-export const MAX_ID_LENGTH = 256;
 /** Reservation records are the orders' idempotency ledger: released ones go 30 days after release. */
 export const RESERVATION_KEEP_MS = 30 * 24 * 3600_000;
 
@@ -57,66 +64,6 @@ export interface RecordedLine {
   readonly variantId: string;
   readonly quantity: number;
   readonly version: string | null;
-}
-
-export interface ReserveRequest {
-  readonly reservationId: string;
-  /** One line per variant (quantities summed), sorted by variant id. */
-  readonly lines: readonly ReserveLine[];
-  readonly levels: ReadonlyMap<string, StockLevel>;
-  readonly catalogVersion: string;
-}
-
-// A load's version starts with its Date#toISOString() (fixed width), so string order is load order.
-const VERSION_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/;
-
-const isId = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH;
-
-/** Checks everything reserve() is given; RPC callers are typed, but bugs arrive as values too. */
-export function parseReserve(
-  reservationId: unknown,
-  lines: unknown,
-  levels: unknown,
-  catalogVersion: unknown,
-): Result<ReserveRequest, InputIssue[]> {
-  const issues: InputIssue[] = [];
-  const issue = (path: string, message: string) => issues.push({ path, message });
-  if (!isId(reservationId)) issue("reservationId", `must be a string of 1 to ${MAX_ID_LENGTH} characters`);
-  if (typeof catalogVersion !== "string" || catalogVersion.length > 128 || !VERSION_FORM.test(catalogVersion))
-    issue("catalogVersion", "must start with the load's ISO time, e.g. stockVersion(manifest)");
-  const levelMap = typeof levels === "object" && levels !== null && !Array.isArray(levels) ? levels : undefined;
-  if (!levelMap) issue("levels", "must be an object of variant id to level");
-  if (!Array.isArray(lines) || lines.length === 0 || lines.length > MAX_LINES) {
-    issue("lines", `must hold 1 to ${MAX_LINES} lines`);
-    return err(issues);
-  }
-  const summed = new Map<string, number>();
-  const known = new Map<string, StockLevel>();
-  for (const [i, line] of (lines as unknown[]).entries()) {
-    const { variantId, quantity } = (typeof line === "object" && line !== null ? line : {}) as Record<string, unknown>;
-    if (!isId(variantId)) {
-      issue(`lines[${i}].variantId`, `must be a string of 1 to ${MAX_ID_LENGTH} characters`);
-      continue;
-    }
-    if (typeof quantity !== "number" || !Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) {
-      issue(`lines[${i}].quantity`, `must be an integer from 1 to ${MAX_QUANTITY}`);
-      continue;
-    }
-    summed.set(variantId, (summed.get(variantId) ?? 0) + quantity);
-    if (!levelMap || known.has(variantId)) continue;
-    const level = Object.hasOwn(levelMap, variantId) ? (levelMap as Record<string, unknown>)[variantId] : undefined;
-    if (level === null || (typeof level === "number" && Number.isSafeInteger(level) && level >= 0))
-      known.set(variantId, level);
-    else issue(`levels[${JSON.stringify(variantId)}]`, "must be a non-negative integer or null");
-  }
-  if (issues.length > 0) return err(issues);
-  const merged = [...summed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return ok({
-    reservationId: reservationId as string,
-    lines: merged.map(([variantId, quantity]) => ({ variantId, quantity })),
-    levels: known,
-    catalogVersion: catalogVersion as string,
-  });
 }
 
 export type ReservePlan = { ok: true; rows: StockRow[]; recorded: RecordedLine[] } | { ok: false; short: ShortLine[] };

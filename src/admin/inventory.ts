@@ -1,14 +1,15 @@
 /**
  * Merchant stock counts: `POST /admin/inventory/<variant id>` with `{"set": n}` (units on hand
  * now) or `{"add": n}` (a delivery; negative for a shortfall), and `GET` for the current count,
- * behind ADMIN_TOKEN (docs/inventory.md). The InventoryObject applies it and publishes the
+ * behind ADMIN_TOKEN (docs/inventory.md). The variant's stock shard applies it and publishes the
  * variant's availability to search. An `add` needs an Idempotency-Key: retried without one
  * (a script that timed out) it would count the delivery twice.
  */
 import { catalogSnapshot, getProducts } from "../catalog/kv-catalog";
 import { stockLevels } from "../catalog/stock";
 import { parseStockChange, type StockChange } from "../catalog/stock-change";
-import { INVENTORY_NAME, stockVersion } from "../catalog/stock-keys";
+import { stockShardName, stockVersion } from "../catalog/stock-keys";
+import { stockLevelsNow } from "../catalog/stock-shards";
 import { jsonResponse } from "../lib/http";
 import { adminLedgerEntry, idempotencyConflict, idempotencyKey } from "./idempotency-key";
 import { type AdminIssue, invalid, readJsonBody } from "./json-body";
@@ -24,8 +25,7 @@ export async function handleInventoryAdmin(request: Request, env: AdminEnv, path
   if (request.method === "GET") {
     const target = await countedVariant(env, variantId);
     if ("error" in target) return refusal(target);
-    const inventory = env.INVENTORY.getByName(INVENTORY_NAME);
-    const now = await inventory.levels([variantId], { [variantId]: target.catalogLevel }, target.version);
+    const now = await stockLevelsNow(env, [variantId], { [variantId]: target.catalogLevel }, target.version);
     return jsonResponse({ variant_id: variantId, available: now.levels[variantId] ?? target.catalogLevel });
   }
   const read = await readJsonBody(request, BODY_LIMIT);
@@ -57,7 +57,8 @@ export async function restockVariant(
   const target = await countedVariant(env, variantId);
   if ("error" in target) return target;
   if (key === null && "add" in change) return keyRequired();
-  const inventory = env.INVENTORY.getByName(INVENTORY_NAME);
+  // The variant's own stock object (docs/inventory.md "Stock shards").
+  const inventory = env.INVENTORY.getByName(stockShardName(variantId));
   const idempotency = key === null ? undefined : await adminLedgerEntry("restock", key, variantId, change);
   const outcome = await inventory.restock(variantId, change, target.catalogLevel, target.version, idempotency);
   if (outcome.ok) return { level: outcome.level };

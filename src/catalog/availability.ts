@@ -1,17 +1,18 @@
 /**
- * Live availability laid over the catalog: InventoryObject publishes sell-outs and restocks to
- * KV (catalog:availability, kv-layout.ts); search, lookup and get_product read it through a
+ * Live availability laid over the catalog: each variant's stock shard publishes its sell-out or
+ * restock to KV (`availability:<variant id>`, its state in the key's metadata), over what the
+ * store-wide object published before stock was sharded (catalog:availability, kv-layout.ts); search, lookup and get_product read it through a
  * short per-isolate cache, so the `available` filter and the variants shown follow the stock
  * within seconds without a catalog load. Carts and checkouts ask the object itself (pricing.ts).
  */
 
-import { stockVersion } from "../../durable-objects/shared/inventory-plan";
 import type { Product, Variant } from "../../schemas/ucp/product";
 import { SharedLoad } from "../lib/shared-load";
 import { type CatalogSnapshot, getProducts, REFRESH_JOIN_MS } from "./kv-catalog";
-import { type AvailabilityDoc, KV_KEYS } from "./kv-layout";
+import { type AvailabilityDoc, KV_KEYS, type VariantAvailability } from "./kv-layout";
 import type { HydratedIndex } from "./search-engine";
 import type { IndexVariant } from "./search-index";
+import { stockVersion } from "./stock-keys";
 
 /** How stale search's availability may be on one isolate (the issue allows seconds). */
 export const AVAILABILITY_REFRESH_MS = 2_000;
@@ -95,11 +96,57 @@ export function liveVariant<V extends Variant>(variant: V, live: LiveAvailabilit
   return variant;
 }
 
+/** Listing pages read per refresh at most: 100,000 variants that ever sold out or were restocked. */
+const MAX_LIST_PAGES = 100;
+
+/**
+ * The store-wide document with every shard's key laid over it: one get and one listing (keys
+ * come with their metadata, so no value is read). A key decides for its variant, whatever the
+ * document says: the shard counts that variant now.
+ */
+export async function readAvailability(kv: KVNamespace): Promise<AvailabilityDoc | null> {
+  const [doc, keys] = await Promise.all([kv.get<AvailabilityDoc>(KV_KEYS.availability, "json"), listVariantStates(kv)]);
+  if (keys.length === 0) return doc;
+  const soldOut = new Map(Object.entries(doc?.sold_out ?? {}));
+  const restocked = new Map(Object.entries(doc?.restocked ?? {}));
+  for (const [id, state] of keys) {
+    soldOut.delete(id);
+    restocked.delete(id);
+    if (state.s === "sold_out") soldOut.set(id, state.v);
+    else if (state.s === "restocked") restocked.set(id, state.v);
+  }
+  // fromEntries defines own properties, so an id such as "__proto__" stays data.
+  return {
+    updated_at: doc?.updated_at ?? "",
+    sold_out: Object.fromEntries(soldOut),
+    restocked: Object.fromEntries(restocked),
+  };
+}
+
+async function listVariantStates(kv: KVNamespace): Promise<Array<[string, VariantAvailability]>> {
+  const prefix = KV_KEYS.variantAvailabilityPrefix;
+  const out: Array<[string, VariantAvailability]> = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_LIST_PAGES; page++) {
+    const listed: KVNamespaceListResult<VariantAvailability> = await kv.list<VariantAvailability>({
+      prefix,
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const key of listed.keys) {
+      const meta = key.metadata;
+      if (meta && typeof meta.v === "string" && typeof meta.s === "string")
+        out.push([key.name.slice(prefix.length), meta]);
+    }
+    if (listed.list_complete) break;
+    cursor = listed.cursor;
+  }
+  return out;
+}
+
 async function availabilityDoc(kv: KVNamespace, now: number): Promise<AvailabilityDoc | null> {
   if (cached && now - cached.checkedAt < AVAILABILITY_REFRESH_MS) return cached.doc;
   return reads.run(now, () =>
-    kv
-      .get<AvailabilityDoc>(KV_KEYS.availability, "json")
+    readAvailability(kv)
       .catch(() => cached?.doc ?? null)
       .then((doc) => {
         // Keep the same object while nothing changed, so the overlaid index is reused.

@@ -1,5 +1,6 @@
 /**
- * KV key layout of the CATALOG namespace (written by scripts/load-catalog.ts; catalog:availability by InventoryObject):
+ * KV key layout of the CATALOG namespace (written by scripts/load-catalog.ts; catalog:availability
+ * and availability:<variant id> by InventoryObject):
  *   catalog:manifest  {version, currency, products, loaded_at, index_parts}: written last by a load
  *   catalog:index:<i> SearchIndexData (search-index.ts) as JSON text cut into index_parts
  *                     parts (a KV value holds at most 25 MiB; 100,000 products make ~34 MB)
@@ -7,8 +8,15 @@
  *                     (loads before issue 9; tests and the benchmark seed it this way)
  *   product:<id>      one Product in the UCP shape (no `url`: composed from the origin)
  *   catalog:stock     {variant id: units on hand}, for inventory (never served)
- *   catalog:availability  AvailabilityDoc, written only by InventoryObject (docs/inventory.md):
- *                     live sell-outs and restocks that search and lookup lay over the index
+ *   catalog:availability  AvailabilityDoc, written only by the store-wide InventoryObject
+ *                     (docs/inventory.md): live sell-outs and restocks that search and lookup
+ *                     lay over the index. Since stock is sharded (issue 14) only releases of
+ *                     reservations made before that rewrite it; kept and read so a store keeps
+ *                     what it published
+ *   availability:<variant id>  "" with VariantAvailability metadata, written by that variant's
+ *                     stock shard when its sold-out/restocked state changes; read with one
+ *                     list({prefix}) per refresh (metadata comes with the listing, no value
+ *                     reads) and laid over catalog:availability: a key wins for its variant
  * A load writes products, index and stock, then the manifest, then deletes the product
  * keys of products no longer in the file (the Worker reaches products only through the
  * index, so a removed product is not served even before its key is gone).
@@ -19,6 +27,8 @@ export const KV_KEYS = {
   indexPart: (i: number) => `catalog:index:${i}`,
   stock: "catalog:stock",
   availability: "catalog:availability",
+  variantAvailabilityPrefix: "availability:",
+  variantAvailability: (variantId: string) => `availability:${variantId}`,
   productPrefix: "product:",
   product: (id: string) => `product:${id}`,
 } as const;
@@ -46,4 +56,15 @@ export interface AvailabilityDoc {
   readonly sold_out: Readonly<Record<string, string>>;
   /** Variants a merchant restocked that have units again (the file may say out_of_stock). */
   readonly restocked: Readonly<Record<string, string>>;
+}
+
+/**
+ * A stock shard's published state, the metadata of `availability:<variant id>` (kept short:
+ * metadata is at most 1,024 bytes). `s`: sold_out (tracked, none left), restocked (a merchant
+ * restocked it and it has units), in_stock (neither; written so it overrides an entry the
+ * store-wide document still holds). `v`: the catalog load (stockVersion) the count is from.
+ */
+export interface VariantAvailability {
+  readonly s: "sold_out" | "restocked" | "in_stock";
+  readonly v: string;
 }

@@ -1,10 +1,11 @@
 /**
  * Stock levels: as loaded with the catalog (`catalog:stock`, cached per catalog version), and
- * as the InventoryObject counts them now (liveStock), which is what carts and checkouts show.
+ * as the variants' stock shards count them now (liveStock), which is what carts and checkouts show.
  */
 import type { CatalogSnapshot } from "./kv-catalog";
 import { KV_KEYS } from "./kv-layout";
-import { INVENTORY_NAME, stockVersion } from "./stock-keys";
+import { stockVersion } from "./stock-keys";
+import { stockLevelsNow } from "./stock-shards";
 
 let cached: { version: string; stock: Readonly<Record<string, number>> } | undefined;
 
@@ -27,7 +28,7 @@ export interface LiveStock {
 }
 
 /**
- * One RPC to the inventory for the variants of one cart or checkout write. If the object
+ * One read per variant of one cart or checkout write, to its stock shard, in parallel. If one
  * cannot answer, the catalog's levels stand in (logged): completion still reserves against
  * the object, so nothing oversells; only the early message may be missing.
  */
@@ -47,9 +48,8 @@ export async function liveStock(
   );
   if (ids.length === 0) return { levels: given, restocked: new Set() };
   try {
-    // Typed by the binding (worker-configuration.d.ts), so this file names no object.
-    const inventory = env.INVENTORY.getByName(INVENTORY_NAME);
-    const live = await inventory.levels(ids, given, stockVersion(snapshot.manifest));
+    // Typed by the binding (worker-configuration.d.ts), so this module names no object.
+    const live = await stockLevelsNow(env, ids, given, stockVersion(snapshot.manifest));
     const levels: Record<string, number> = Object.fromEntries(
       Object.entries(live.levels).filter((e): e is [string, number] => typeof e[1] === "number"),
     );

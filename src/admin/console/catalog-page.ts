@@ -8,7 +8,8 @@
 import { type CatalogSnapshot, catalogSnapshot, getProducts } from "../../catalog/kv-catalog";
 import type { CatalogProblem } from "../../catalog/merchant-catalog";
 import { stockLevels } from "../../catalog/stock";
-import { INVENTORY_NAME, stockVersion } from "../../catalog/stock-keys";
+import { stockVersion } from "../../catalog/stock-keys";
+import { stockLevelsNow } from "../../catalog/stock-shards";
 import { html, type SafeHtml, trustedHtml } from "../../pages/html";
 import { formatMoney } from "../../pages/money";
 import { contentSecurityPolicy } from "../../pages/respond";
@@ -92,11 +93,7 @@ async function productList(ctx: ConsoleContext, snapshot: CatalogSnapshot, page:
       return level === undefined ? [] : [[id, level]];
     }),
   );
-  const live = await ctx.env.INVENTORY.getByName(INVENTORY_NAME).levels(
-    variantIds,
-    given,
-    stockVersion(snapshot.manifest),
-  );
+  const live = await stockLevelsNow(ctx.env, variantIds, given, stockVersion(snapshot.manifest));
   const money = (minor: number) => formatMoney(minor, snapshot.manifest.currency, ctx.config.storefront.locale);
   return html`<section aria-labelledby="products-title">
 <style nonce="${ctx.nonce}">${trustedHtml(STOCK_CSS)}</style>

@@ -1,0 +1,141 @@
+/**
+ * Stock split per variant (docs/inventory.md "Stock shards"): each variant's count lives in
+ * its own InventoryObject, `stock:<variant id>`, so completions of different products never
+ * wait on one object. This module is the coordinator a multi-line reservation needs once its
+ * lines live in different objects; it runs in its caller (the checkout object completing an
+ * attempt, the order object releasing, the Worker asking for levels) and keeps nothing.
+ *
+ * All-or-nothing without a two-phase protocol: every shard reserves under the same id at once;
+ * if any refuses, the ones that took units give them back and forget the id (`abandon`), so a
+ * retry starts clean. Meanwhile those units were held for one round trip: another buyer may be
+ * told they are gone for that moment (never the reverse), which is the price of no oversell.
+ */
+import type { InputIssue } from "./stock-change";
+import { INVENTORY_NAME, stockShardName } from "./stock-keys";
+import {
+  parseReserve,
+  type ReleaseOutcome,
+  type ReserveLine,
+  type ReserveOutcome,
+  type ShortLine,
+  type StockLevel,
+} from "./stock-reserve";
+
+type Inventory = Pick<Env, "INVENTORY">;
+type Answer = Awaited<ReturnType<ReturnType<Env["INVENTORY"]["getByName"]>["reserve"]>>;
+
+const shard = (env: Inventory, variantId: string) => env.INVENTORY.getByName(stockShardName(variantId));
+
+/**
+ * Reserves every line or none, one object per variant, under one id. A repeat with the same id
+ * replays on every shard (replayed: true when all did). Answers as one object would: every
+ * short line in one out_of_stock, input issues against the lines as given.
+ */
+export async function reserveStock(
+  env: Inventory,
+  reservationId: string,
+  lines: ReserveLine[],
+  levels: Record<string, StockLevel>,
+  catalogVersion: string,
+): Promise<ReserveOutcome> {
+  const parsed = parseReserve(reservationId, lines, levels, catalogVersion);
+  if (!parsed.ok) {
+    const id = typeof reservationId === "string" ? reservationId : "";
+    return { ok: false, reservationId: id, reason: "invalid_input", issues: parsed.error };
+  }
+  const request = parsed.value;
+  const id = request.reservationId;
+  const settled = await Promise.allSettled(
+    request.lines.map((line) =>
+      shard(env, line.variantId).reserve(
+        id,
+        [line],
+        { [line.variantId]: request.levels.get(line.variantId) ?? null },
+        request.catalogVersion,
+      ),
+    ),
+  );
+  const answers = settled.map((s, i) => ({ variantId: request.lines[i]?.variantId ?? "", s }));
+  const held = answers.flatMap(({ variantId, s }) =>
+    s.status === "fulfilled" && s.value.ok ? [{ variantId, replayed: s.value.replayed }] : [],
+  );
+  if (held.length === answers.length) return { ok: true, reservationId: id, replayed: held.every((h) => h.replayed) };
+  const refused = answers.flatMap(({ s }) => (s.status === "fulfilled" && !s.value.ok ? [s.value] : []));
+  // A conflict means this id already holds other lines: what replayed belongs to that first
+  // reservation and stays. Otherwise a shard without the id proves the whole never succeeded,
+  // so every hold under it (fresh, or left by a run that died mid-way) is given back.
+  const conflict = refused.some((r) => r.reason === "conflict");
+  await abandon(
+    env,
+    id,
+    held.filter((h) => !(conflict && h.replayed)).map((h) => h.variantId),
+  );
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (failed) throw failed.reason;
+  return combine(id, refused);
+}
+
+/** The one answer for all refusals: conflict first, then input issues, then every short line. */
+function combine(id: string, refused: readonly Exclude<Answer, { ok: true }>[]): ReserveOutcome {
+  if (refused.some((r) => r.reason === "conflict")) return { ok: false, reservationId: id, reason: "conflict" };
+  const issues: InputIssue[] = refused.flatMap((r) => (r.reason === "invalid_input" ? r.issues : []));
+  if (issues.length > 0) return { ok: false, reservationId: id, reason: "invalid_input", issues };
+  const short: ShortLine[] = refused.flatMap((r) => (r.reason === "out_of_stock" ? r.short : []));
+  return { ok: false, reservationId: id, reason: "out_of_stock", short };
+}
+
+/** Gives back a failed reservation's holds; a failure throws, so the caller's retry comes back here. */
+async function abandon(env: Inventory, id: string, variantIds: readonly string[]): Promise<void> {
+  await Promise.all(variantIds.map((v) => shard(env, v).abandon(id)));
+}
+
+/**
+ * Returns a reservation's units on every shard of these variants and on the store-wide object,
+ * which holds the reservations made before stock was sharded (where it is unknown, not_found
+ * is harmless). Released once anywhere is released; a failure throws, for the caller to retry.
+ */
+export async function releaseStock(
+  env: Inventory,
+  reservationId: string,
+  variantIds: readonly string[],
+): Promise<ReleaseOutcome> {
+  const targets = [...new Set(variantIds)].map((v) => shard(env, v));
+  targets.push(env.INVENTORY.getByName(INVENTORY_NAME));
+  const answers = await Promise.all(targets.map((t) => t.release(reservationId)));
+  if (answers.some((a) => a.released)) return { released: true };
+  const spent = answers.some((a) => !a.released && a.reason === "already_released");
+  return { released: false, reason: spent ? "already_released" : "not_found" };
+}
+
+/** Units a reservation would find now, per variant (one read per shard, in parallel). */
+export async function stockLevelsNow(
+  env: Inventory,
+  variantIds: readonly string[],
+  catalogLevels: Readonly<Record<string, StockLevel>>,
+  catalogVersion: string,
+): Promise<{ levels: Record<string, StockLevel>; restocked: string[] }> {
+  const ids = [...new Set(variantIds)].slice(0, 1000);
+  const answers = await Promise.all(
+    ids.map((id) => {
+      const given = Object.hasOwn(catalogLevels, id) ? { [id]: catalogLevels[id] ?? null } : {};
+      return shard(env, id).levels([id], given, catalogVersion);
+    }),
+  );
+  // fromEntries defines own properties, so an id such as "__proto__" stays data.
+  return {
+    levels: Object.fromEntries(answers.flatMap((a) => Object.entries(a.levels))),
+    restocked: answers.flatMap((a) => a.restocked),
+  };
+}
+
+/**
+ * The completion's and the order's view of stock (completion-steps.ts StockPort): reservations
+ * and releases across the shards of these variants (the attempt's or the order's lines).
+ */
+export function stockPort(env: Inventory, variantIds: readonly string[]) {
+  return {
+    reserve: (id: string, lines: ReserveLine[], levels: Record<string, StockLevel>, version: string) =>
+      reserveStock(env, id, lines, levels, version),
+    release: (id: string) => releaseStock(env, id, variantIds),
+  };
+}
