@@ -32,23 +32,10 @@ import { type OrderState, orderPayload } from "../src/order/order-state";
 import { postWebhook } from "../src/order/webhook-http";
 import { processorFor } from "../src/payment/store-processor";
 import type { ObjectReply } from "../src/tools/object-reply";
-import {
-  fedEntry,
-  feedIndex,
-  INDEX_FEED_SCHEMA,
-  indexFeedDeadline,
-  sendIndexFeed,
-  webhookFailures,
-} from "./order/index-feed";
-import { deliverDue, enqueue, OUTBOX_SCHEMA, type OutboxRow, outboxDeadline, outboxRows } from "./order/outbox";
-import {
-  EFFECTS_SCHEMA,
-  effectsDeadline,
-  effectsStatus,
-  queueEffects,
-  runDueEffects,
-  type SettlementPorts,
-} from "./order/settlement";
+import { orderDeadline } from "./order/deadline";
+import { fedEntry, feedIndex, INDEX_FEED_SCHEMA, sendIndexFeed, webhookFailures } from "./order/index-feed";
+import { deliverDue, enqueue, OUTBOX_SCHEMA, type OutboxRow, outboxRows } from "./order/outbox";
+import { EFFECTS_SCHEMA, effectsStatus, queueEffects, runDueEffects, type SettlementPorts } from "./order/settlement";
 import {
   type AttemptResult,
   DELIVERIES_SCHEMA,
@@ -60,12 +47,10 @@ import {
   type WebhookRow,
   webhookLog,
   webhookRetry,
-  webhooksDeadline,
 } from "./order/webhooks";
 import {
   type IdempotencyInput,
   LEDGER_SCHEMA,
-  ledgerDeadline,
   priorAnswer,
   pruneLedger,
   recordLedger,
@@ -84,6 +69,8 @@ const TABLES = [
   DELIVERIES_SCHEMA,
   INDEX_FEED_SCHEMA,
 ];
+/** `#known`'s note that every table in TABLES exists. */
+const ALL = "*";
 
 /** A merchant change as the Worker passes it: parsed input, ledger entry, response envelope. */
 export interface OrderChange<I> {
@@ -111,12 +98,19 @@ export interface MerchantOrderView {
 type Applied = { order: OrderState; adjustmentId?: string; effects: readonly Effect[] };
 
 export class OrderObject extends DurableObject<Env> {
+  /**
+   * Tables known to exist in this instance's storage, so a request pays for no `CREATE TABLE
+   * IF NOT EXISTS` or sqlite_master lookup it already did (issue 14): a name seen in
+   * sqlite_master, or ALL once the transaction that ran TABLES committed (a rolled-back one
+   * notes nothing). The order never drops a table, so nothing has to forget.
+   */
+  readonly #known = new Set<string>();
+
   /** Stores the order unless it exists already (a retried completion makes no second order),
    * and queues the buyer's confirmation in the same transaction. */
   async create(order: OrderState): Promise<{ created: boolean }> {
     const now = Date.now();
-    const outcome = this.ctx.storage.transactionSync(() => {
-      ensureTables(this.ctx.storage.sql, TABLES);
+    const outcome = this.#transact(() => {
       if (this.#load()) return { created: false };
       this.#save(order);
       this.#announce(order, "order.created", now);
@@ -138,7 +132,7 @@ export class OrderObject extends DurableObject<Env> {
    * Writes nothing.
    */
   async read(owner: string, envelope: unknown, handoff = false): Promise<ObjectReply> {
-    const order = hasTable(this.ctx.storage.sql, "orders") ? this.#load() : undefined;
+    const order = this.#has("orders") ? this.#load() : undefined;
     if (!order) return { kind: "not_found" };
     if (!handoff && order.owner !== owner) return { kind: "not_owner" };
     return { kind: "ok", body: JSON.stringify(orderPayload(order, envelope)) };
@@ -147,14 +141,14 @@ export class OrderObject extends DurableObject<Env> {
   /** The order's latest index entry and version, for the index's rebuild (none: no order here). */
   async indexState(): Promise<{ entry: OrderIndexEntry; version: number } | undefined> {
     const sql = this.ctx.storage.sql;
-    if (!hasTable(sql, "orders")) return undefined;
-    if (hasTable(sql, "index_feed")) {
+    if (!this.#has("orders")) return undefined;
+    if (this.#has("index_feed")) {
       const fed = fedEntry(sql);
       if (fed) return fed;
     }
     // An order from before the feed: version 0, so anything it feeds later wins.
     const order = this.#load();
-    const webhooks = hasTable(sql, "webhook_deliveries") ? webhookFailures(sql) : { failures: 0, lastFailureAt: null };
+    const webhooks = this.#has("webhook_deliveries") ? webhookFailures(sql) : { failures: 0, lastFailureAt: null };
     return order ? { entry: indexEntry(order, webhooks), version: 0 } : undefined;
   }
 
@@ -174,13 +168,13 @@ export class OrderObject extends DurableObject<Env> {
 
   /** The webhook delivery log: every event and each attempt (merchant admin, tests). */
   async webhooks(): Promise<ReturnType<typeof webhookLog>> {
-    return hasTable(this.ctx.storage.sql, "webhooks") ? webhookLog(this.ctx.storage.sql) : [];
+    return this.#has("webhooks") ? webhookLog(this.ctx.storage.sql) : [];
   }
 
   /** The order for the merchant's console and admin API (not UCP: merchant-side facts included). Writes nothing. */
   async merchantView(envelope: unknown): Promise<MerchantOrderView | undefined> {
     const sql = this.ctx.storage.sql;
-    const order = hasTable(sql, "orders") ? this.#load() : undefined;
+    const order = this.#has("orders") ? this.#load() : undefined;
     if (!order) return undefined;
     return {
       order: orderPayload(order, envelope),
@@ -188,18 +182,15 @@ export class OrderObject extends DurableObject<Env> {
       created_at: order.created_at,
       buyer_email: order.buyer_email ?? null,
       platform: order.owner,
-      webhooks: hasTable(sql, "webhooks") ? webhookLog(sql) : [],
+      webhooks: this.#has("webhooks") ? webhookLog(sql) : [],
     };
   }
 
   /** Sends every undelivered webhook now (the merchant's "retry now"); the delivery log after. */
   async retryWebhooks(): Promise<ReturnType<typeof webhookLog> | undefined> {
     const sql = this.ctx.storage.sql;
-    if (!hasTable(sql, "orders") || !this.#load()) return undefined;
-    this.ctx.storage.transactionSync(() => {
-      ensureTables(sql, TABLES);
-      reopenWebhooks(sql, Date.now());
-    });
+    if (!this.#has("orders") || !this.#load()) return undefined;
+    this.#transact(() => reopenWebhooks(sql, Date.now()));
     await this.#deliverWebhooks();
     await this.#sendIndex();
     await this.#arm();
@@ -208,18 +199,16 @@ export class OrderObject extends DurableObject<Env> {
 
   /** The notification outbox, read-only (tests and support). */
   async outbox(): Promise<OutboxRow[]> {
-    return hasTable(this.ctx.storage.sql, "outbox") ? outboxRows(this.ctx.storage.sql) : [];
+    return this.#has("outbox") ? outboxRows(this.ctx.storage.sql) : [];
   }
 
   /** Delivers due notifications and effects, then re-arms. Alarms are at-least-once: rows
    * already sent or done are never due again, so a repeat run does nothing twice. */
   override async alarm(): Promise<void> {
     const sql = this.ctx.storage.sql;
-    if (!hasTable(sql, "outbox")) return;
+    if (!this.#has("outbox")) return;
     // Orders from before webhooks existed gain the tables here, before anything reads them.
-    if (!hasTable(sql, "webhooks") || !hasTable(sql, "index_feed")) {
-      this.ctx.storage.transactionSync(() => ensureTables(sql, TABLES));
-    }
+    if (!this.#known.has(ALL)) this.#transact(() => undefined);
     const now = Date.now();
     const order = this.#load();
     if (order) {
@@ -244,11 +233,10 @@ export class OrderObject extends DurableObject<Env> {
     apply: (order: OrderState, now: number) => Result<Applied, Issue[]>,
   ): Promise<ChangeReply> {
     const sql = this.ctx.storage.sql;
-    if (!hasTable(sql, "orders")) return { kind: "not_found" };
+    if (!this.#has("orders")) return { kind: "not_found" };
     const now = Date.now();
     const { idempotency } = change;
-    const reply = this.ctx.storage.transactionSync((): ChangeReply & { fresh?: true } => {
-      ensureTables(sql, TABLES);
+    const reply = this.#transact((): ChangeReply & { fresh?: true } => {
       const prior = priorAnswer(sql, idempotency, now);
       if (prior) return prior;
       const order = this.#load();
@@ -388,19 +376,29 @@ export class OrderObject extends DurableObject<Env> {
     );
   }
 
-  /** One alarm at the earliest due notification, effect or ledger expiry; none when idle. */
+  /** One alarm at the earliest due notification, effect, webhook, feed or ledger expiry; none when idle. */
   async #arm(): Promise<void> {
-    const sql = this.ctx.storage.sql;
-    const deadlines = [
-      outboxDeadline(sql),
-      effectsDeadline(sql),
-      ledgerDeadline(sql),
-      webhooksDeadline(sql),
-      indexFeedDeadline(sql),
-    ];
-    const next = deadlines.filter((d): d is number => d !== undefined);
+    const next = orderDeadline(this.ctx.storage.sql);
     // Past deadlines (a retry long overdue) mean "now": setAlarm refuses times <= 0.
-    if (next.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...next), Date.now()));
+    if (next !== undefined) await this.ctx.storage.setAlarm(Math.max(next, Date.now()));
     else await this.ctx.storage.deleteAlarm();
+  }
+
+  /** A transaction with every table present (orders from before a table existed gain it here). */
+  #transact<T>(body: () => T): T {
+    const ensure = !this.#known.has(ALL);
+    const result = this.ctx.storage.transactionSync(() => {
+      if (ensure) ensureTables(this.ctx.storage.sql, TABLES);
+      return body();
+    });
+    this.#known.add(ALL);
+    return result;
+  }
+
+  #has(table: string): boolean {
+    if (this.#known.has(ALL) || this.#known.has(table)) return true;
+    const exists = hasTable(this.ctx.storage.sql, table);
+    if (exists) this.#known.add(table);
+    return exists;
   }
 }
