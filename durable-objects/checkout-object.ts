@@ -91,6 +91,13 @@ export class CheckoutObject extends DurableObject<Env> {
    * deleteAll, the only thing that drops tables.
    */
   readonly #known = new Set<"create" | "meta" | "checkout">();
+  /**
+   * The session as last read or written, with the stored text it came from. A request reads
+   * the row several times (the change, its answer, the alarm's deadline): the text is still
+   * read every time, so a rolled-back write is never served, and only an unchanged text
+   * skips the parse. States are never mutated in place (src/checkout builds new ones).
+   */
+  #parsed: { text: string; state: CheckoutState } | undefined;
 
   async create(command: CheckoutCreate): Promise<CheckoutReply> {
     const now = Date.now();
@@ -319,7 +326,11 @@ export class CheckoutObject extends DurableObject<Env> {
 
   #stored(): CheckoutState | undefined {
     const row = this.ctx.storage.sql.exec<{ state: string }>("SELECT state FROM checkout").toArray()[0];
-    return row ? (JSON.parse(row.state) as CheckoutState) : undefined;
+    if (!row) return undefined;
+    if (this.#parsed?.text === row.state) return this.#parsed.state;
+    const state = JSON.parse(row.state) as CheckoutState;
+    this.#parsed = { text: row.state, state };
+    return state;
   }
 
   /** The session as of `now`: an open session past expires_at reads as canceled. */
@@ -332,11 +343,9 @@ export class CheckoutObject extends DurableObject<Env> {
   }
 
   #save(checkout: CheckoutState): void {
-    this.ctx.storage.sql.exec(
-      "INSERT OR REPLACE INTO checkout (id, state) VALUES (?, ?)",
-      checkout.id,
-      JSON.stringify(checkout),
-    );
+    const text = JSON.stringify(checkout);
+    this.ctx.storage.sql.exec("INSERT OR REPLACE INTO checkout (id, state) VALUES (?, ?)", checkout.id, text);
+    this.#parsed = { text, state: checkout };
   }
 
   #ledger(idempotency: IdempotencyInput | undefined, now: number): CheckoutReply | undefined {
