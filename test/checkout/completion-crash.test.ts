@@ -11,11 +11,14 @@ import demo from "../../data/demo-catalog.json";
 import type { CheckoutObject } from "../../durable-objects/checkout-object";
 import type { InventoryObject } from "../../durable-objects/inventory-object";
 import type { OrderObject } from "../../durable-objects/order-object";
+import { stockShardName } from "../../src/catalog/stock-keys";
 import { type CompletionFaultPoint, completionFault } from "../../src/checkout/completion-fault";
 import { testProcessor } from "../../src/payment/processor";
 import { type Json, pay, readyCheckout, tool } from "../helpers/checkout";
 
-const inventory = () => env.INVENTORY.getByName("inventory") as DurableObjectStub<InventoryObject>;
+/** The test variant's stock object (issue 14: one per variant). */
+const inventory = () =>
+  env.INVENTORY.getByName(stockShardName(variant?.id ?? "")) as DurableObjectStub<InventoryObject>;
 const checkoutStub = (id: string) => env.CHECKOUT.getByName(id) as DurableObjectStub<CheckoutObject>;
 
 const variant = demo.products

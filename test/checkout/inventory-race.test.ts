@@ -7,10 +7,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import demo from "../../data/demo-catalog.json";
 import type { InventoryObject } from "../../durable-objects/inventory-object";
+import { stockShardName } from "../../src/catalog/stock-keys";
 import { type Json, pay, readyCheckout, tool } from "../helpers/checkout";
 import { validateCheckout } from "../helpers/official-schema";
 
-const inventory = () => env.INVENTORY.getByName("inventory") as DurableObjectStub<InventoryObject>;
+/** A variant's stock object (issue 14: one per variant, src/catalog/stock-keys.ts). */
+const inventory = (variantId: string) =>
+  env.INVENTORY.getByName(stockShardName(variantId)) as DurableObjectStub<InventoryObject>;
 
 const variants = demo.products.flatMap((p) =>
   p.variants.map((v) => ({ id: v.id, stock: (v as { stock?: number }).stock, status: v.availability.status })),
@@ -34,7 +37,7 @@ async function complete(id: string, key: string): Promise<Json> {
 
 /** Units the inventory object counts now; a variant never reserved still has its catalog stock. */
 async function available(variant: { id: string; stock: number }): Promise<number> {
-  const levels = await inventory().available([variant.id]);
+  const levels = await inventory(variant.id).available([variant.id]);
   return levels[variant.id] ?? variant.stock;
 }
 
@@ -76,7 +79,7 @@ describe("racing for the last units", () => {
     expect(reread.filter((c) => c.status === "completed")).toHaveLength(S);
     expect(new Set(reread.filter((c) => c.order).map((c) => c.order.id))).toEqual(orderIds);
 
-    expect(await inventory().available([scarce.id])).toEqual({ [scarce.id]: 0 });
+    expect(await inventory(scarce.id).available([scarce.id])).toEqual({ [scarce.id]: 0 });
   });
 });
 

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CheckoutObject } from "../../durable-objects/checkout-object";
 import type { InventoryObject } from "../../durable-objects/inventory-object";
 import type { OrderObject } from "../../durable-objects/order-object";
+import { stockShardName } from "../../src/catalog/stock-keys";
 import { completionFault } from "../../src/checkout/completion-fault";
 import { testProcessor } from "../../src/payment/processor";
 import { type Json, pay, readyCheckout, tool } from "../helpers/checkout";
@@ -47,7 +48,8 @@ async function captures(spy: { mock: { results: Array<{ value: unknown }> } }): 
 }
 
 async function reservations(checkoutId: string): Promise<string[]> {
-  const inventory = env.INVENTORY.getByName("inventory") as DurableObjectStub<InventoryObject>;
+  // The stock object of item_123, the variant these checkouts buy (issue 14: one per variant).
+  const inventory = env.INVENTORY.getByName(stockShardName("item_123")) as DurableObjectStub<InventoryObject>;
   return runInDurableObject(inventory, (_i: InventoryObject, state) =>
     state.storage.sql
       .exec<{ state: string }>("SELECT state FROM reservations WHERE id LIKE ? ORDER BY created_at", `${checkoutId}:%`)

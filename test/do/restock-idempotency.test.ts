@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import demo from "../../data/demo-catalog.json";
 import type { InventoryObject } from "../../durable-objects/inventory-object";
 import { LEDGER_KEEP_MS } from "../../durable-objects/shared/idempotency";
-import { stockVersion } from "../../durable-objects/shared/inventory-plan";
+import { stockShardName, stockVersion } from "../../durable-objects/shared/inventory-plan";
 
 const ADMIN_TOKEN = (env as { ADMIN_TOKEN?: string }).ADMIN_TOKEN ?? "";
 
@@ -71,22 +71,25 @@ describe("a restock add", () => {
     expect(await level(id)).toBe(before + 2);
   });
 
-  it("is a 409 with the same key and another change or variant, and changes nothing", async () => {
+  // Issue 14: a variant's count and its keys live in its own stock object, so a key is scoped
+  // to its variant; the same key on another variant is that variant's own delivery.
+  it("is a 409 with the same key and another change, and changes nothing; another variant's key is its own", async () => {
     const [id, other] = [variant(), variant()];
     const key = crypto.randomUUID();
     expect((await post(id, { add: 1 }, key)).status).toBe(200);
     const [level1, level2] = [await level(id), await level(other)];
+    expect((await post(other, { add: 1 }, key)).status).toBe(200);
+    expect(await level(other)).toBe(level2 + 1);
     for (const [target, body] of [
       [id, { add: 2 }],
       [id, { set: 1 }],
-      [other, { add: 1 }],
     ] as const) {
       const reply = await answer(await post(target, body, key));
       expect(reply.status, JSON.stringify(body)).toBe(409);
       expect(reply.body).toMatchObject({ error: "idempotency_conflict" });
       expect(String(reply.body.message)).toContain("Idempotency-Key");
     }
-    expect([await level(id), await level(other)]).toEqual([level1, level2]);
+    expect([await level(id), await level(other)]).toEqual([level1, level2 + 1]);
   });
 
   it("without an Idempotency-Key is refused with a 400 naming the header, and changes nothing", async () => {
@@ -122,7 +125,7 @@ describe("a restock set", () => {
     const first = await answer(await post(id, { set: 9 }, key));
     expect(first.body.available).toBe(9);
     // A sale between the set and its retry: the retry must not put the sold units back.
-    const inventory = env.INVENTORY.getByName("inventory") as DurableObjectStub<InventoryObject>;
+    const inventory = env.INVENTORY.getByName(stockShardName(id)) as DurableObjectStub<InventoryObject>;
     const manifest = await env.CATALOG.get<{ loaded_at: string; version: string }>("catalog:manifest", "json");
     if (!manifest) throw new Error("no catalog manifest");
     const sale = await inventory.reserve(

@@ -2,11 +2,13 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { OrderObject } from "../../durable-objects/order-object";
+import { stockShardName } from "../../src/catalog/stock-keys";
 import { testProcessor } from "../../src/payment/processor";
 import type { Json } from "../helpers/checkout";
 import { admin, expectOrder, getOrder, orderStub, placeOrder } from "./order-helpers";
 
-const inventory = () => env.INVENTORY.getByName("inventory");
+/** A variant's stock object (issue 14: one per variant). */
+const inventory = (variant: string) => env.INVENTORY.getByName(stockShardName(variant));
 
 describe("adjustments", () => {
   it("a refund is recorded with negative totals and paid back once", async () => {
@@ -51,7 +53,7 @@ describe("adjustments", () => {
   it("a cancellation returns the stock and refunds once, also when retried with the same Idempotency-Key", async () => {
     const variant = "var_trt_blue_l";
     const { orderId } = await placeOrder([{ id: variant, quantity: 2 }]);
-    const held = (await inventory().available([variant]))[variant] as number;
+    const held = (await inventory(variant).available([variant]))[variant] as number;
     const order = await getOrder(orderId);
     const total = order.totals.find((t: Json) => t.type === "total").amount;
     const refund = vi.spyOn(testProcessor, "refund");
@@ -70,7 +72,7 @@ describe("adjustments", () => {
       quantity: { original: 2, total: 0, fulfilled: 0 },
       status: "removed",
     });
-    expect((await inventory().available([variant]))[variant]).toBe(held + 2);
+    expect((await inventory(variant).available([variant]))[variant]).toBe(held + 2);
 
     const retried = await admin(orderId, "adjustments", body, { key });
     expect(retried).toEqual(first);
@@ -83,7 +85,7 @@ describe("adjustments", () => {
     expect(again.status).toBe(409);
     expect(refund).toHaveBeenCalledTimes(1);
     expect(refund.mock.calls[0]?.[1]).toBe(total);
-    expect((await inventory().available([variant]))[variant]).toBe(held + 2);
+    expect((await inventory(variant).available([variant]))[variant]).toBe(held + 2);
     const effects = await runInDurableObject(orderStub(orderId), (_o: OrderObject, state) =>
       state.storage.sql.exec("SELECT kind, amount, attempts, done_at FROM effects ORDER BY kind").toArray(),
     );
@@ -132,7 +134,7 @@ describe("adjustments", () => {
   it("a partial cancellation reduces the line and refunds its share, keeping the reservation", async () => {
     const variant = "var_trt_blue_m";
     const { orderId } = await placeOrder([{ id: variant, quantity: 3 }]);
-    const held = (await inventory().available([variant]))[variant];
+    const held = (await inventory(variant).available([variant]))[variant];
     const line = (await getOrder(orderId)).line_items[0];
     const reply = await admin(orderId, "adjustments", {
       type: "cancellation",
@@ -141,7 +143,7 @@ describe("adjustments", () => {
     expect(reply.body.line_items[0]).toMatchObject({ quantity: { total: 2, fulfilled: 0 }, status: "processing" });
     const lineTotal = line.totals.find((t: Json) => t.type === "total").amount;
     expect(reply.body.adjustments[0].totals).toEqual([{ type: "total", amount: -lineTotal / 3 }]);
-    expect((await inventory().available([variant]))[variant]).toBe(held);
+    expect((await inventory(variant).available([variant]))[variant]).toBe(held);
     const grow = await admin(orderId, "adjustments", {
       type: "cancellation",
       line_items: [{ id: line.id, quantity: 1 }],

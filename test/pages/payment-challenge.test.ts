@@ -10,6 +10,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { InventoryObject } from "../../durable-objects/inventory-object";
 import type { OrderObject } from "../../durable-objects/order-object";
+import { stockShardName } from "../../src/catalog/stock-keys";
 import { callAsBuyer } from "../../src/pages/buyer-tools";
 import { pageContext } from "../../src/pages/context";
 import type { ChargeRequest } from "../../src/payment/processor";
@@ -298,7 +299,8 @@ async function expectWebhook(orderId: string) {
 }
 
 async function reservationStates(checkoutId: string): Promise<string[]> {
-  const inventory = env.INVENTORY.getByName("inventory") as DurableObjectStub<InventoryObject>;
+  // The stock object of item_123, the variant this checkout buys (issue 14: one per variant).
+  const inventory = env.INVENTORY.getByName(stockShardName("item_123")) as DurableObjectStub<InventoryObject>;
   return runInDurableObject(inventory, (_i: InventoryObject, state) =>
     state.storage.sql
       .exec<{ state: string }>("SELECT state FROM reservations WHERE id LIKE ?", `${checkoutId}:%`)

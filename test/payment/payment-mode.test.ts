@@ -7,6 +7,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { signRequest } from "../../src/auth/http-signature";
+import { stockShardName } from "../../src/catalog/stock-keys";
 import { buildConfig } from "../../src/config";
 import worker from "../../src/index";
 import { derivedId } from "../../src/lib/ids";
@@ -50,11 +51,15 @@ const READY = {
 };
 
 async function reservationsOf(checkoutId: string): Promise<number> {
-  return runInDurableObject(env.INVENTORY.getByName("inventory"), (_o: unknown, state: DurableObjectState) => {
-    const sql = state.storage.sql;
-    if (sql.exec("SELECT name FROM sqlite_master WHERE name = 'reservations'").toArray().length === 0) return 0;
-    return sql.exec("SELECT id FROM reservations WHERE id LIKE ?", `${checkoutId}:%`).toArray().length;
-  });
+  // The stock object of item_123 (issue 14: one per variant).
+  return runInDurableObject(
+    env.INVENTORY.getByName(stockShardName("item_123")),
+    (_o: unknown, state: DurableObjectState) => {
+      const sql = state.storage.sql;
+      if (sql.exec("SELECT name FROM sqlite_master WHERE name = 'reservations'").toArray().length === 0) return 0;
+      return sql.exec("SELECT id FROM reservations WHERE id LIKE ?", `${checkoutId}:%`).toArray().length;
+    },
+  );
 }
 
 async function orderStored(checkoutId: string): Promise<boolean> {
