@@ -1,0 +1,286 @@
+/**
+ * Issue 14 item 3: stock per variant. Each variant's count is its own InventoryObject
+ * (`stock:<variant id>`); src/catalog/stock-shards.ts reserves a multi-line order across them
+ * all-or-nothing, releases across them and the store-wide object of before, and a shard's
+ * first count comes from that store-wide object, so units sold before the split stay sold.
+ * Availability for search is one KV key per variant, laid over the old document.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { InventoryObject } from "../../durable-objects/inventory-object";
+import { readAvailability } from "../../src/catalog/availability";
+import { KV_KEYS, type VariantAvailability } from "../../src/catalog/kv-layout";
+import { INVENTORY_NAME, stockShardName, stockVersion } from "../../src/catalog/stock-keys";
+import { releaseStock, reserveStock, stockLevelsNow } from "../../src/catalog/stock-shards";
+
+const V1 = stockVersion({ loaded_at: "2026-05-01T10:00:00.000Z", version: "9f86d081884c7d65" });
+const V2 = stockVersion({ loaded_at: "2026-05-02T10:00:00.000Z", version: "c3ab8ff13720e8ad" });
+const fresh = (name: string) => `${name}-${crypto.randomUUID()}`;
+const shard = (variantId: string) =>
+  env.INVENTORY.getByName(stockShardName(variantId)) as DurableObjectStub<InventoryObject>;
+const legacy = () => env.INVENTORY.getByName(INVENTORY_NAME) as DurableObjectStub<InventoryObject>;
+const level = async (variantId: string) => (await shard(variantId).available([variantId]))[variantId];
+const reservationIds = (variantId: string) =>
+  runInDurableObject(shard(variantId), (_o: InventoryObject, state) =>
+    state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE name = 'reservations'").toArray()
+      .length === 0
+      ? []
+      : state.storage.sql
+          .exec<{ id: string; state: string }>("SELECT id, state FROM reservations")
+          .toArray()
+          .map((r) => `${r.id}:${r.state}`),
+  );
+
+describe("a multi-line reservation across shards", () => {
+  it("is all-or-nothing: one short line leaves the other shard's units unreserved and the id unspent", async () => {
+    const [a, b] = [fresh("a"), fresh("b")];
+    const id = fresh("r");
+    const levels = { [a]: 5, [b]: 1 };
+    const short = await reserveStock(
+      env,
+      id,
+      [
+        { variantId: a, quantity: 2 },
+        { variantId: b, quantity: 2 },
+      ],
+      levels,
+      V1,
+    );
+    expect(short).toEqual({
+      ok: false,
+      reservationId: id,
+      reason: "out_of_stock",
+      short: [{ variantId: b, requested: 2, available: 1 }],
+    });
+    // A took its units for one round trip, then gave them back and forgot the id.
+    expect(await level(a)).toBe(5);
+    expect(await reservationIds(a)).toEqual([]);
+    // So a retry of the same id once the lines fit reserves afresh (no replay of a hold that is gone).
+    const retry = await reserveStock(
+      env,
+      id,
+      [
+        { variantId: a, quantity: 2 },
+        { variantId: b, quantity: 1 },
+      ],
+      levels,
+      V1,
+    );
+    expect(retry).toEqual({ ok: true, reservationId: id, replayed: false });
+    expect([await level(a), await level(b)]).toEqual([3, 0]);
+  });
+
+  it("answers every short line at once, as the single object did", async () => {
+    const [a, b, c] = [fresh("a"), fresh("b"), fresh("c")];
+    const lines = [a, b, c].map((variantId) => ({ variantId, quantity: 3 }));
+    const outcome = await reserveStock(env, fresh("r"), lines, { [a]: 1, [b]: 9, [c]: 2 }, V1);
+    expect(outcome).toMatchObject({ ok: false, reason: "out_of_stock" });
+    expect(
+      outcome.ok === false && outcome.reason === "out_of_stock" ? outcome.short.map((s) => s.variantId) : [],
+    ).toEqual([a, c].sort());
+    expect(await level(b)).toBe(9);
+  });
+
+  it("replays a retry with the same id on every shard and takes nothing more", async () => {
+    const [a, b] = [fresh("a"), fresh("b")];
+    const id = fresh("r");
+    const lines = [
+      { variantId: a, quantity: 1 },
+      { variantId: b, quantity: 2 },
+      { variantId: a, quantity: 1 },
+    ];
+    expect(await reserveStock(env, id, lines, { [a]: 4, [b]: 4 }, V1)).toMatchObject({ ok: true, replayed: false });
+    const again = await Promise.all([1, 2, 3].map(() => reserveStock(env, id, lines, { [a]: 4, [b]: 4 }, V1)));
+    for (const r of again) expect(r).toEqual({ ok: true, reservationId: id, replayed: true });
+    expect([await level(a), await level(b)]).toEqual([2, 2]);
+  });
+
+  it("is a conflict when the id holds other lines, and keeps what the first reservation holds", async () => {
+    const [a, b] = [fresh("a"), fresh("b")];
+    const id = fresh("r");
+    await reserveStock(
+      env,
+      id,
+      [
+        { variantId: a, quantity: 1 },
+        { variantId: b, quantity: 1 },
+      ],
+      { [a]: 5, [b]: 5 },
+      V1,
+    );
+    const other = await reserveStock(
+      env,
+      id,
+      [
+        { variantId: a, quantity: 2 },
+        { variantId: b, quantity: 1 },
+      ],
+      { [a]: 5, [b]: 5 },
+      V1,
+    );
+    expect(other).toEqual({ ok: false, reservationId: id, reason: "conflict" });
+    expect([await level(a), await level(b)]).toEqual([4, 4]);
+  });
+
+  it("refuses bad input before any shard is asked", async () => {
+    const a = fresh("a");
+    const outcome = await reserveStock(env, "r", [{ variantId: a, quantity: 0 }], { [a]: 5 }, V1);
+    expect(outcome).toMatchObject({ ok: false, reason: "invalid_input", issues: [{ path: "lines[0].quantity" }] });
+    expect(await level(a)).toBeUndefined();
+  });
+
+  it("a shard holds one variant: lines for another are invalid input", async () => {
+    const [a, b] = [fresh("a"), fresh("b")];
+    const outcome = await shard(a).reserve("r", [{ variantId: b, quantity: 1 }], { [b]: 5 }, V1);
+    expect(outcome).toMatchObject({ ok: false, reason: "invalid_input", issues: [{ path: "lines" }] });
+  });
+});
+
+describe("one hot variant", () => {
+  it("50 concurrent one-unit reservations for 10 units: exactly 10 succeed, none oversold", {
+    timeout: 30_000,
+  }, async () => {
+    const hot = fresh("hot");
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        reserveStock(env, `hot-${i}-${crypto.randomUUID()}`, [{ variantId: hot, quantity: 1 }], { [hot]: 10 }, V1),
+      ),
+    );
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(10);
+    expect(outcomes.filter((o) => !o.ok && o.reason === "out_of_stock")).toHaveLength(40);
+    expect(await level(hot)).toBe(0);
+  });
+
+  it("concurrent two-line reservations sharing one scarce variant never oversell either line", {
+    timeout: 30_000,
+  }, async () => {
+    const [scarce, plenty] = [fresh("scarce"), fresh("plenty")];
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        reserveStock(
+          env,
+          `pair-${i}-${crypto.randomUUID()}`,
+          [
+            { variantId: scarce, quantity: 1 },
+            { variantId: plenty, quantity: 1 },
+          ],
+          { [scarce]: 5, [plenty]: 100 },
+          V1,
+        ),
+      ),
+    );
+    const won = outcomes.filter((o) => o.ok).length;
+    expect(won).toBe(5);
+    // Every loser gave its plenty unit back: exactly the winners' units are gone from both.
+    expect([await level(scarce), await level(plenty)]).toEqual([0, 100 - won]);
+  });
+});
+
+describe("a release across shards", () => {
+  it("returns the units on every shard once, and reaches the store-wide object too", async () => {
+    const [a, b] = [fresh("a"), fresh("b")];
+    const id = fresh("r");
+    await reserveStock(
+      env,
+      id,
+      [
+        { variantId: a, quantity: 2 },
+        { variantId: b, quantity: 3 },
+      ],
+      { [a]: 5, [b]: 5 },
+      V1,
+    );
+    expect([await level(a), await level(b)]).toEqual([3, 2]);
+    expect(await releaseStock(env, id, [a, b])).toEqual({ released: true });
+    expect([await level(a), await level(b)]).toEqual([5, 5]);
+    expect(await releaseStock(env, id, [a, b])).toEqual({ released: false, reason: "already_released" });
+    expect(await releaseStock(env, fresh("unknown"), [a])).toEqual({ released: false, reason: "not_found" });
+    expect([await level(a), await level(b)]).toEqual([5, 5]);
+  });
+});
+
+describe("a store that sold before stock was sharded", () => {
+  it("keeps the units the store-wide object sold: a shard starts from what it has left", async () => {
+    const m = fresh("m");
+    const old = fresh("old");
+    // As the code before issue 14 did: every reservation on the store-wide object.
+    expect(await legacy().reserve(old, [{ variantId: m, quantity: 3 }], { [m]: 5 }, V1)).toMatchObject({ ok: true });
+    // Before any shard reservation, levels read through the shard already say 2.
+    expect(await stockLevelsNow(env, [m], { [m]: 5 }, V1)).toEqual({ levels: { [m]: 2 }, restocked: [] });
+    expect(await reserveStock(env, fresh("r"), [{ variantId: m, quantity: 2 }], { [m]: 5 }, V1)).toMatchObject({
+      ok: true,
+    });
+    expect(await level(m)).toBe(0);
+    expect(await reserveStock(env, fresh("r"), [{ variantId: m, quantity: 1 }], { [m]: 5 }, V1)).toMatchObject({
+      ok: false,
+      reason: "out_of_stock",
+      short: [{ variantId: m, requested: 1, available: 0 }],
+    });
+    // The old reservation is released where it lives; the shard's count is untouched (never oversell).
+    expect(await releaseStock(env, old, [m])).toEqual({ released: true });
+    expect(await level(m)).toBe(0);
+    // A later catalog load restates the shard's count, as it always did.
+    expect(await reserveStock(env, fresh("r"), [{ variantId: m, quantity: 1 }], { [m]: 4 }, V2)).toMatchObject({
+      ok: true,
+    });
+    expect(await level(m)).toBe(3);
+  });
+
+  it("concurrent first reservations on a shard start from the store-wide count once", { timeout: 30_000 }, async () => {
+    const m = fresh("m");
+    await legacy().reserve(fresh("old"), [{ variantId: m, quantity: 6 }], { [m]: 10 }, V1);
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () => reserveStock(env, fresh("r"), [{ variantId: m, quantity: 1 }], { [m]: 10 }, V1)),
+    );
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(4);
+    expect(await level(m)).toBe(0);
+  });
+
+  it("a restock add on a shard adds to what the store-wide object has left", async () => {
+    const m = fresh("m");
+    await legacy().reserve(fresh("old"), [{ variantId: m, quantity: 4 }], { [m]: 5 }, V1);
+    expect(await shard(m).restock(m, { add: 2 }, 5, V1)).toMatchObject({ ok: true, level: 3 });
+  });
+});
+
+describe("availability per variant", () => {
+  const state = async (variantId: string) =>
+    (await env.CATALOG.getWithMetadata<VariantAvailability>(KV_KEYS.variantAvailability(variantId))).metadata;
+
+  it("a shard publishes its own variant only when its sold-out state changes, and search's reader merges it", async () => {
+    const [s, kept] = [fresh("s"), fresh("kept")];
+    const first = fresh("r");
+    await reserveStock(env, first, [{ variantId: s, quantity: 1 }], { [s]: 2 }, V1);
+    expect(await state(s)).toBeNull(); // still in stock: nothing written
+    await reserveStock(env, fresh("r"), [{ variantId: s, quantity: 1 }], { [s]: 2 }, V1);
+    expect(await state(s)).toEqual({ s: "sold_out", v: V1 });
+    // The store-wide document of before still counts: its entries stand unless a key decides.
+    await env.CATALOG.put(
+      KV_KEYS.availability,
+      JSON.stringify({ updated_at: "x", sold_out: { [kept]: V1, [s]: V1 }, restocked: {} }),
+    );
+    const merged = await readAvailability(env.CATALOG);
+    expect(merged?.sold_out).toMatchObject({ [kept]: V1, [s]: V1 });
+    await releaseStock(env, first, [s]);
+    expect(await state(s)).toEqual({ s: "in_stock", v: V1 });
+    const after = await readAvailability(env.CATALOG);
+    expect(after?.sold_out).toMatchObject({ [kept]: V1 });
+    expect(Object.hasOwn(after?.sold_out ?? {}, s)).toBe(false);
+  });
+
+  it("a restock publishes the variant as restocked", async () => {
+    const r = fresh("r");
+    expect(await shard(r).restock(r, { set: 4 }, 0, V1)).toMatchObject({ ok: true, level: 4 });
+    expect(await state(r)).toEqual({ s: "restocked", v: V1 });
+    expect((await readAvailability(env.CATALOG))?.restocked).toMatchObject({ [r]: V1 });
+  });
+
+  it("the store-wide object publishes nothing per variant (its document only)", async () => {
+    const m = fresh("m");
+    await legacy().reserve(fresh("old"), [{ variantId: m, quantity: 1 }], { [m]: 1 }, V1);
+    expect(await state(m)).toBeNull();
+    const doc = await env.CATALOG.get<{ sold_out: Record<string, string> }>(KV_KEYS.availability, "json");
+    expect(doc?.sold_out[m]).toBe(V1);
+  });
+});
