@@ -35,7 +35,14 @@ import type { ObjectReply } from "../src/tools/object-reply";
 import { orderDeadline } from "./order/deadline";
 import { fedEntry, feedIndex, INDEX_FEED_SCHEMA, sendIndexFeed, webhookFailures } from "./order/index-feed";
 import { deliverDue, enqueue, OUTBOX_SCHEMA, type OutboxRow, outboxRows } from "./order/outbox";
-import { EFFECTS_SCHEMA, effectsStatus, queueEffects, runDueEffects, type SettlementPorts } from "./order/settlement";
+import {
+  EFFECTS_SCHEMA,
+  effectsDeadline,
+  effectsStatus,
+  queueEffects,
+  runDueEffects,
+  type SettlementPorts,
+} from "./order/settlement";
 import {
   type AttemptResult,
   DELIVERIES_SCHEMA,
@@ -47,6 +54,7 @@ import {
   type WebhookRow,
   webhookLog,
   webhookRetry,
+  webhooksDeadline,
 } from "./order/webhooks";
 import {
   type IdempotencyInput,
@@ -71,6 +79,9 @@ const TABLES = [
 ];
 /** `#known`'s note that every table in TABLES exists. */
 const ALL = "*";
+/** A new order's safety-net alarm: its due work normally runs right after creation (#afterCreate). */
+const AFTER_CREATE_ALARM_MS = 30_000;
+const isDue = (deadline: number | undefined): boolean => deadline !== undefined && deadline <= Date.now();
 
 /** A merchant change as the Worker passes it: parsed input, ledger entry, response envelope. */
 export interface OrderChange<I> {
@@ -120,9 +131,21 @@ export class OrderObject extends DurableObject<Env> {
       }
       return { created: true };
     });
-    if (outcome.created) logOrderEvent(order.id, "created", { profile: order.owner });
+    if (!outcome.created) {
+      await this.#sendIndex();
+      await this.#arm();
+      return outcome;
+    }
+    logOrderEvent(order.id, "created", { profile: order.owner });
+    // The safety net, committed with the order (no await in between): if the work below dies
+    // with the isolate, this alarm does it. Set later than the work needs, so it rarely runs.
+    const armed = this.ctx.storage.setAlarm(now + AFTER_CREATE_ALARM_MS);
+    // Awaited: the order is in the store's list by the time its completion answers.
     await this.#sendIndex();
-    await this.#arm();
+    await armed;
+    // What is due at once (the confirmation, the created webhook) goes out after the reply,
+    // without an alarm run; #arm then leaves the alarm only for what is still owed.
+    this.ctx.waitUntil(this.#afterCreate(order));
     return outcome;
   }
 
@@ -210,21 +233,34 @@ export class OrderObject extends DurableObject<Env> {
     // Orders from before webhooks existed gain the tables here, before anything reads them.
     if (!this.#known.has(ALL)) this.#transact(() => undefined);
     const now = Date.now();
-    const order = this.#load();
-    if (order) {
-      const { name, storefront } = merchantConfig(this.env);
-      await deliverDue(
-        sql,
-        notificationSender(this.env),
-        (row) => orderConfirmation(order, row.to, name, storefront.locale),
-        now,
-      );
-    }
+    await this.#notify(this.#load(), now);
     await this.#settle();
     await this.#deliverWebhooks();
     await this.#sendIndex();
     pruneLedger(sql, now);
     await this.#arm();
+  }
+
+  /** A new order's due work, run after its creation answered; a failure is left to the alarm. */
+  async #afterCreate(order: OrderState): Promise<void> {
+    try {
+      if (order.buyer_email) await this.#notify(order, Date.now());
+      if (order.webhook_url) {
+        await this.#deliverWebhooks();
+        await this.#sendIndex();
+      }
+      await this.#arm();
+    } catch (e) {
+      console.error("order follow-up failed, left to the alarm", order.id, e instanceof Error ? e.message : e);
+    }
+  }
+
+  /** Sends the due notifications of `order`. */
+  async #notify(order: OrderState | undefined, now: number): Promise<void> {
+    if (!order) return;
+    const { name, storefront } = merchantConfig(this.env);
+    const compose = (row: { to: string }) => orderConfirmation(order, row.to, name, storefront.locale);
+    await deliverDue(this.ctx.storage.sql, notificationSender(this.env), compose, now);
   }
 
   async #change<I>(
@@ -273,6 +309,8 @@ export class OrderObject extends DurableObject<Env> {
    * so recorded, inside that transaction. Nothing to record when no effect changed.
    */
   async #settle(settled?: (order: OrderState) => void): Promise<void> {
+    // Nothing due: no ports to build (they read the order).
+    if (!isDue(effectsDeadline(this.ctx.storage.sql))) return;
     const touched = await runDueEffects(this.ctx.storage.sql, this.#ports(), Date.now());
     if (touched.size === 0) return;
     this.ctx.storage.transactionSync(() => {
@@ -294,6 +332,8 @@ export class OrderObject extends DurableObject<Env> {
   }
 
   async #deliverWebhooks(): Promise<void> {
+    // Nothing due: no signing key, no re-fed entry (no attempt changed it).
+    if (!isDue(webhooksDeadline(this.ctx.storage.sql))) return;
     const config = merchantConfig(this.env);
     const settings = { origin: config.origin, key: await merchantSigningKey(this.env), allow: config.outboundAllow };
     const retry = webhookRetry(config.webhookRetryBaseSeconds);
