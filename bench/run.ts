@@ -13,17 +13,26 @@
  * BENCH_IDLE_WAIT_SECONDS (30: how long each scenario may wait for other processes to go
  * quiet; the 2-core machine is shared, and their CPU use shows in the report either way).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Miniflare } from "miniflare";
 import { buildBundle, QUIET_ENV } from "./bundle";
 import { waitForQuiet } from "./cpu";
+import { PUBLIC_DIR, startDiscoveryServer } from "./discovery-server";
 import { type JourneyReport, measureJourneys } from "./journey";
 import { type LoadOptions, type LoadResult, runScenario, type Scenario } from "./load";
 import { type PairedResult, type PairGroup, type PairOptions, runPaired } from "./paired";
 import { type BurstResult, rateLimitPairs, runBurst } from "./ratelimit";
 import { type BenchReport, kib, machine, markdown, withServerTime, writeReport } from "./report";
-import { buildQueries, cartScenarios, catalogScenarios, journeyScenario, pickProductIds } from "./scenarios";
+import {
+  buildQueries,
+  cartScenarios,
+  catalogScenarios,
+  journeyScenario,
+  pickProductIds,
+  staticScenarios,
+} from "./scenarios";
 import { createBenchApiKey, type Servers, seedCatalog, startServers } from "./server";
 import { CART_PAIR, targets } from "./targets";
 import { makeCarts, verify } from "./verify";
@@ -127,7 +136,11 @@ async function measurePaired(group: PairGroup, options: PairOptions, idleWaitSec
   return results;
 }
 
-async function bench(outdir: string, track: (servers: Servers) => void): Promise<number> {
+async function bench(
+  outdir: string,
+  track: (servers: Servers) => void,
+  trackOther: (mf: Miniflare) => void,
+): Promise<number> {
   const options = loadOptions();
   const idleWaitSeconds = numberEnv("BENCH_IDLE_WAIT_SECONDS", 30, 0, 600);
   const bundle = buildBundle(root, outdir);
@@ -164,8 +177,17 @@ async function bench(outdir: string, track: (servers: Servers) => void): Promise
   const carts = cartScenarios({ origin: servers.origin, productIds: buyable, cartIds });
   const apiKey = await createBenchApiKey(servers.mf);
   const cart = (name: string) => carts.find((s) => s.name === name) as Scenario;
+  // Discovery must come back as the bytes the build wrote to public/; its server runs only when wanted.
+  const profile = readFileSync(path.join(PUBLIC_DIR, ".well-known/ucp"), "utf8");
+  const port = numberEnv("BENCH_PORT", 0, 0, 65535);
+  const discovery = wanted("discovery") ? await startDiscoveryServer(bundle.file, port && port + 1) : undefined;
+  if (discovery) {
+    trackOther(discovery.mf);
+    step(`discovery (asset layer + Worker) on ${discovery.origin}`);
+  }
   const scenarios = [
     ...catalogScenarios({ origin: servers.origin, queries, productIds }),
+    ...staticScenarios({ origin: servers.origin, discoveryOrigin: discovery?.origin ?? servers.origin, profile }),
     ...carts,
     journeyScenario(servers.origin, buyable, apiKey),
   ];
@@ -182,7 +204,8 @@ async function bench(outdir: string, track: (servers: Servers) => void): Promise
   const paired: PairedResult[] = [];
   // Reads first; the paired cart group next to the cart reads it compares; writes last, as
   // create_cart and the journey leave disk writes behind that would disturb what follows.
-  results.push(...(await measureAll(selected("baseline", "search_catalog", "get_product"), options, idleWaitSeconds)));
+  const reads = ["baseline", "discovery", "ping", "tools_list", "search_catalog", "get_product"];
+  results.push(...(await measureAll(selected(...reads), options, idleWaitSeconds)));
   for (const group of rateLimitPairs(servers.origin, productIds)) {
     if (wanted(group.name, "ratelimit_pair"))
       paired.push(...(await measurePaired(group, pairOptions, idleWaitSeconds)));
@@ -260,10 +283,12 @@ async function main(): Promise<void> {
   // stopping workerd) before an async cleanup of ours could finish.
   process.once("exit", removeOutdir);
   let servers: Servers | undefined;
+  const others: Miniflare[] = [];
   let cleaned: Promise<void> | undefined;
   const cleanup = () =>
     (cleaned ??= (async () => {
-      await servers?.mf.dispose().catch((e: unknown) => console.error("Miniflare dispose failed:", e));
+      for (const mf of [servers?.mf, ...others])
+        await mf?.dispose().catch((e: unknown) => console.error("Miniflare dispose failed:", e));
       removeOutdir();
     })());
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -271,9 +296,13 @@ async function main(): Promise<void> {
   }
   let code = 1;
   try {
-    code = await bench(outdir, (s) => {
-      servers = s;
-    });
+    code = await bench(
+      outdir,
+      (s) => {
+        servers = s;
+      },
+      (mf) => others.push(mf),
+    );
   } catch (e) {
     console.error("bench failed:", e instanceof Error ? (e.stack ?? e.message) : e);
   } finally {

@@ -3,9 +3,11 @@
  * request body, and a cheap response check. Adding carts/checkouts later = one more
  * factory here returning a Scenario (with `baseline` naming what to subtract).
  */
+import http from "node:http";
 import { MCP_PATH } from "../src/config";
 import { mulberry32 } from "./generate-catalog";
 import type { Scenario } from "./load";
+import { DISCOVERY_PATH } from "./discovery-server";
 import { BASELINE_PATH, DO_BASELINE_PATH, PROFILE_URL } from "./server";
 
 export { MCP_PATH };
@@ -144,6 +146,95 @@ export function catalogScenarios({ origin, queries, productIds }: ScenarioInputs
       check: checkUcpSuccess,
     },
   ];
+}
+
+/**
+ * What every agent asks before or besides any tool: discovery (GET /.well-known/ucp, a static
+ * asset answered before the Worker runs), MCP `ping` and `tools/list` (answered from bytes built once
+ * per isolate). Each is compared with `baseline`, the Worker that does nothing.
+ */
+export interface StaticInputs {
+  /** The Worker every other scenario times (MCP). */
+  readonly origin: string;
+  /** The Miniflare with the asset layer in front (bench/discovery-server.ts). */
+  readonly discoveryOrigin: string;
+  /** public/.well-known/ucp as the build wrote it. */
+  readonly profile: string;
+}
+
+export function staticScenarios({ origin, discoveryOrigin, profile }: StaticInputs): Scenario[] {
+  const mcp = `${origin}${MCP_PATH}`;
+  let pings = 0;
+  let lists = 0;
+  return [
+    discoveryScenario(`${discoveryOrigin}${DISCOVERY_PATH}`, profile),
+    {
+      name: "ping",
+      url: mcp,
+      baseline: "baseline",
+      nextBody: () => `{"jsonrpc":"2.0","id":${++pings},"method":"ping"}`,
+      check: (status, text) =>
+        status === 200 && /^\{"jsonrpc":"2\.0","id":\d+,"result":\{\}\}$/.test(text)
+          ? undefined
+          : `HTTP ${status}: ${text.slice(0, 300)}`,
+    },
+    {
+      name: "tools_list",
+      url: mcp,
+      baseline: "baseline",
+      nextBody: () => `{"jsonrpc":"2.0","id":${++lists},"method":"tools/list"}`,
+      // All 13 tools, whole: the name of the last and the closing brackets.
+      check: (status, text) =>
+        status === 200 &&
+        text.includes('"result":{"tools":[{"name":') &&
+        text.includes('"name":"get_order"') &&
+        text.endsWith("]}}")
+          ? undefined
+          : `HTTP ${status}: ${text.slice(0, 300)}`,
+    },
+  ];
+}
+
+/**
+ * GET, where bench/load.ts only posts: the loop's `journey` hook runs any request, and a
+ * one-request journey is timed like a single request. Right = the bytes public/ holds
+ * (the profile the build wrote, compared whole: it is 4 KB), served as JSON.
+ */
+function discoveryScenario(url: string, profile: string): Scenario {
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true });
+  const get = () =>
+    new Promise<{ status: number; type: string; text: string }>((resolve, reject) => {
+      const request = http.get(
+        { agent, host: target.hostname, port: target.port, path: target.pathname, timeout: 30_000 },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              type: String(response.headers["content-type"]),
+              text: Buffer.concat(chunks).toString("utf8"),
+            }),
+          );
+          response.on("error", reject);
+        },
+      );
+      request.on("timeout", () => request.destroy(new Error("no response within 30000 ms")));
+      request.on("error", reject);
+    });
+  return {
+    name: "discovery",
+    url,
+    baseline: "baseline",
+    nextBody: () => "",
+    check: () => undefined,
+    async journey() {
+      const { status, type, text } = await get();
+      if (status === 200 && type === "application/json" && text === profile) return undefined;
+      return `HTTP ${status} (${type}): ${text.slice(0, 300)}`;
+    },
+  };
 }
 
 export interface CartInputs {
