@@ -77,6 +77,20 @@ const TABLES = [
   DELIVERIES_SCHEMA,
   INDEX_FEED_SCHEMA,
 ];
+/**
+ * What a new order needs at once; effects, ledger (and webhooks without a webhook URL) come
+ * with its first change (#transact), as for orders placed before they existed. The outbox
+ * is always there: the alarm runs only for orders that have one.
+ */
+function creationTables(order: OrderState): ReadonlyArray<readonly [name: string, schema: string]> {
+  const tables: Array<readonly [string, string]> = [
+    ["orders", ORDER_SCHEMA],
+    ["outbox", OUTBOX_SCHEMA],
+    ["index_feed", INDEX_FEED_SCHEMA],
+  ];
+  if (order.webhook_url) tables.push(["webhooks", WEBHOOKS_SCHEMA], ["webhook_deliveries", DELIVERIES_SCHEMA]);
+  return tables;
+}
 /** `#known`'s note that every table in TABLES exists. */
 const ALL = "*";
 /** A new order's safety-net alarm: its due work normally runs right after creation (#afterCreate). */
@@ -121,17 +135,28 @@ export class OrderObject extends DurableObject<Env> {
    * and queues the buyer's confirmation in the same transaction. */
   async create(order: OrderState): Promise<{ created: boolean }> {
     const now = Date.now();
-    const outcome = this.#transact(() => {
+    const tables = creationTables(order);
+    const ensure = !this.#known.has(ALL);
+    const outcome = this.ctx.storage.transactionSync(() => {
+      if (ensure)
+        ensureTables(
+          this.ctx.storage.sql,
+          tables.map(([, schema]) => schema),
+        );
       if (this.#load()) return { created: false };
       this.#save(order);
       this.#announce(order, "order.created", now);
-      this.#feed(order, now);
+      // A new order has no webhook attempts yet (and maybe no table for them).
+      feedIndex(this.ctx.storage.sql, indexEntry(order, { failures: 0, lastFailureAt: null }), now);
       if (order.buyer_email) {
         enqueue(this.ctx.storage.sql, { kind: ORDER_CONFIRMATION, to: order.buyer_email, orderId: order.id }, now);
       }
       return { created: true };
     });
+    for (const [name] of tables) this.#known.add(name);
     if (!outcome.created) {
+      // A retried completion on an order that may have any rows due: every table, every deadline.
+      this.#transact(() => undefined);
       await this.#sendIndex();
       await this.#arm();
       return outcome;
@@ -418,7 +443,7 @@ export class OrderObject extends DurableObject<Env> {
 
   /** One alarm at the earliest due notification, effect, webhook, feed or ledger expiry; none when idle. */
   async #arm(): Promise<void> {
-    const next = orderDeadline(this.ctx.storage.sql);
+    const next = orderDeadline(this.ctx.storage.sql, (table) => this.#known.has(ALL) || this.#known.has(table));
     // Past deadlines (a retry long overdue) mean "now": setAlarm refuses times <= 0.
     if (next !== undefined) await this.ctx.storage.setAlarm(Math.max(next, Date.now()));
     else await this.ctx.storage.deleteAlarm();
@@ -435,6 +460,7 @@ export class OrderObject extends DurableObject<Env> {
     return result;
   }
 
+  /** Called outside transactions only: a table seen inside one that then rolls back would be noted wrongly. */
   #has(table: string): boolean {
     if (this.#known.has(ALL) || this.#known.has(table)) return true;
     const exists = hasTable(this.ctx.storage.sql, table);

@@ -17,7 +17,7 @@ import {
   webhooksDeadline,
 } from "../../durable-objects/order/webhooks";
 import type { OrderObject } from "../../durable-objects/order-object";
-import { LEDGER_SCHEMA, ledgerDeadline } from "../../durable-objects/shared/idempotency";
+import { LEDGER_KEEP_MS, LEDGER_SCHEMA, ledgerDeadline } from "../../durable-objects/shared/idempotency";
 import { ORDER_ONLY_ENVELOPE } from "../../src/order/merchant-envelope";
 import type { OrderState } from "../../src/order/order-state";
 import { orderStub, placeOrder } from "./order-helpers";
@@ -71,6 +71,40 @@ describe("an order from before the outbox (only `orders`)", () => {
     expect((await stub.indexState())?.entry.status).toBe("shipped");
     await runDurableObjectAlarm(stub);
     expect((await stub.indexState())?.version).toBeGreaterThan(0);
+  });
+});
+
+describe("a new order's tables", () => {
+  it("are only what creation writes; the first change adds the rest, and the deadline sees them", async () => {
+    const { orderId } = await placeOrder([{ id: "item_123", quantity: 1 }]);
+    const order = await runInDurableObject(orderStub(orderId), (_o: OrderObject, state) =>
+      JSON.parse(state.storage.sql.exec<{ state: string }>("SELECT state FROM orders").one().state),
+    );
+    const stub = fresh();
+    const copy: OrderState = { ...order, id: `ord_new${crypto.randomUUID().slice(0, 8)}`, webhook_url: undefined };
+    expect(await stub.create(copy)).toEqual({ created: true });
+    expect(await tables(stub)).toEqual(["index_feed", "orders", "outbox"]);
+    expect(await stub.webhooks()).toEqual([]);
+    // A retried create changes nothing and answers the same.
+    expect(await stub.create(copy)).toEqual({ created: false });
+    const key = `k-${crypto.randomUUID()}`;
+    const shipped = await stub.recordEvent({
+      input: { type: "shipped" },
+      idempotency: { key: `event:${key}`, hash: "h" },
+      envelope: ORDER_ONLY_ENVELOPE,
+    });
+    expect(shipped.kind).toBe("ok");
+    expect(await tables(stub)).toEqual(
+      ["effects", "index_feed", "ledger", "orders", "outbox", "webhook_deliveries", "webhooks"].sort(),
+    );
+    // The ledger entry's expiry is what the alarm waits for now.
+    const alarm = await runInDurableObject(stub, (_o: OrderObject, state) => state.storage.getAlarm());
+    const created = await runInDurableObject(
+      stub,
+      (_o: OrderObject, state) =>
+        state.storage.sql.exec<{ created_at: number }>("SELECT created_at FROM ledger").one().created_at,
+    );
+    expect(alarm).toBe(created + LEDGER_KEEP_MS);
   });
 });
 
