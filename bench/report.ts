@@ -108,6 +108,7 @@ export function markdown(report: BenchReport): string {
       .join(", ")}.`,
     "",
     ...scenarioTable(report.scenarios),
+    ...staticRatios(report.scenarios),
     ...pairedMarkdown(report.paired),
     ...(report.burst ? burstMarkdown(report.burst) : []),
     ...(report.journey ? journeyMarkdown(report.journey) : []),
@@ -130,6 +131,28 @@ function scenarioTable(rows: readonly ScenarioRow[]): string[] {
       (r) =>
         `| ${r.name} | ${r.concurrency} | ${r.requests} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.errors} | ${r.serverMs === undefined ? "(baseline)" : ms(r.serverMs)} | ${ms(r.workerdCpuMs)} | ${cores(r)} |`,
     ),
+    "",
+  ];
+}
+
+/** The answers that need no work (issue 14 item 6), as shares of the trivial Worker at the same C. */
+const STATIC = ["discovery", "ping", "tools_list"];
+
+function staticRatios(rows: readonly ScenarioRow[]): string[] {
+  const base = (c: number) => rows.find((r) => r.name === "baseline" && r.concurrency === c);
+  const lines = rows.flatMap((r) => {
+    const b = base(r.concurrency);
+    if (!STATIC.includes(r.name) || !b) return [];
+    const cpu = b.workerdCpuMs / r.workerdCpuMs;
+    return [`| ${r.name} | ${r.concurrency} | ${(r.rps / b.rps).toFixed(2)} | ${cpu.toFixed(2)} |`];
+  });
+  if (lines.length === 0) return [];
+  return [
+    "Against the trivial Worker (`baseline`) at the same C: req/s ÷ baseline req/s, and baseline's workerd CPU per request ÷ this one's (the rate ratio a CPU-bound server would reach).",
+    "",
+    "| scenario | C | req/s ÷ baseline | CPU ratio |",
+    "|---|---:|---:|---:|",
+    ...lines,
     "",
   ];
 }

@@ -9,7 +9,8 @@
  * BENCH_JOURNEY_FRESH_CONNECTIONS=1 opens one connection per journey request);
  * default all), BENCH_SECONDS (10),
  * BENCH_WARMUP_SECONDS (2), BENCH_CONCURRENCY (8), BENCH_PAIR_ROUNDS (7 pairs),
- * BENCH_PAIR_SECONDS (3 per round), BENCH_PRODUCTS (10,000), BENCH_PORT (0 = any free),
+ * BENCH_PAIR_SECONDS (3 per round), BENCH_PRODUCTS (10,000), BENCH_PORT (0 = any free;
+ * `discovery`'s own Miniflare, bench/discovery-server.ts, takes the next port),
  * BENCH_IDLE_WAIT_SECONDS (30: how long each scenario may wait for other processes to go
  * quiet; the 2-core machine is shared, and their CPU use shows in the report either way).
  */
