@@ -74,6 +74,8 @@ interface Run {
 }
 
 let serial = 0;
+/** The first failed answer's text, printed once: what a cause count alone cannot say. */
+let firstFailure: string | undefined;
 
 async function loop(
   origin: string,
@@ -96,7 +98,10 @@ async function loop(
       params: { name, arguments: { meta, ...args } },
     });
     const answer = await post(agent, url, body, 30_000, headers);
-    if (answer.status !== 200) throw new Error(`HTTP ${answer.status}`);
+    if (answer.status !== 200) {
+      firstFailure ??= `${name}: HTTP ${answer.status} ${answer.text.slice(0, 300)}`;
+      throw new Error(`HTTP ${answer.status} ${name}`);
+    }
     const reply = JSON.parse(answer.text) as Json;
     if (reply.error) throw new Error(`JSON-RPC ${reply.error.code}`);
     return reply.result.structuredContent;
@@ -234,6 +239,8 @@ try {
         const r = await measure(`${label}`, servers.origin, apiKey, skuFor);
         runs.push(r);
         console.log(`round ${round} ${fmt(r)}`);
+        if (firstFailure) console.log(`  first failure: ${firstFailure}`);
+        firstFailure = undefined;
       }
     }
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? Number.NaN;
