@@ -13,13 +13,28 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildBundle } from "./bundle";
 import { runScenario } from "./load";
-import { openProfiler, selfTimes, selfTimesByModule } from "./profile-cdp";
+import { inclusiveTimes, openProfiler, selfTimes, selfTimesByModule } from "./profile-cdp";
 import { staticScenarios } from "./scenarios";
 import { startServers } from "./server";
 
 const root = path.resolve(import.meta.dirname, "..");
 const seconds = Number(process.env.PROFILE_SECONDS ?? 10);
 const port = Number(process.env.PROFILE_PORT ?? 10510);
+
+/** What every MCP request passes through, outermost first (src/index.ts, src/mcp/http.ts). */
+const STAGES = [
+  "fetch",
+  "route",
+  "handleMcpPost",
+  "readCappedBytes",
+  "parseUntrustedJson",
+  "admit",
+  "checkRateLimit",
+  "dispatch",
+  "respond",
+  "stringifyWithRaw",
+  "logRequest",
+];
 
 const temp = mkdtempSync(path.join(tmpdir(), "ucp-profile-static-"));
 const file = buildBundle(root, temp).file;
@@ -43,6 +58,9 @@ try {
       console.log(
         `  ${(t.ms / requests).toFixed(4).padStart(8)}  ${(t.share * 100).toFixed(1).padStart(5)}%  ${t.name}`,
       );
+    console.log("  inclusive time of the request's stages (ms per request)");
+    for (const [name, ms] of inclusiveTimes(profile, STAGES))
+      console.log(`  ${(ms / requests).toFixed(4).padStart(8)}  ${name}`);
     console.log("  self time per function");
     for (const t of selfTimes(profile).slice(0, 25))
       console.log(

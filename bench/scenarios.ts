@@ -5,9 +5,9 @@
  */
 import http from "node:http";
 import { MCP_PATH } from "../src/config";
+import { DISCOVERY_PATH } from "./discovery-server";
 import { mulberry32 } from "./generate-catalog";
 import type { Scenario } from "./load";
-import { DISCOVERY_PATH } from "./discovery-server";
 import { BASELINE_PATH, DO_BASELINE_PATH, PROFILE_URL } from "./server";
 
 export { MCP_PATH };
