@@ -219,14 +219,15 @@ export class InventoryObject extends DurableObject<Env> {
     variantIds: string[],
     catalogLevels: Record<string, StockLevel>,
     catalogVersion: string,
-  ): Promise<{ levels: Record<string, StockLevel>; restocked: string[] }> {
+  ): Promise<{ levels: Record<string, StockLevel>; restocked: string[]; uncounted?: string[] }> {
     if (!Array.isArray(variantIds) || typeof catalogVersion !== "string") return { levels: {}, restocked: [] };
     const ids = variantIds.filter((v): v is string => typeof v === "string").slice(0, 1000);
     const given = typeof catalogLevels === "object" && catalogLevels !== null ? catalogLevels : {};
     const rows = this.#hasTables() ? this.#rows(ids) : new Map<string, StockRow>();
-    // A shard that has not counted its variant yet answers what the store-wide object says.
+    // A shard that has not counted its variant yet says so: the coordinator asks the store-wide
+    // object once for all such variants of a request (src/catalog/stock-shards.ts).
     if (this.#variant !== undefined && ids.length === 1 && ids[0] === this.#variant && !rows.has(this.#variant))
-      return this.env.INVENTORY.getByName(INVENTORY_NAME).levels(ids, given, catalogVersion);
+      return { levels: {}, restocked: [], uncounted: [this.#variant] };
     const restocked = this.#hasTables() ? restockedAmong(this.ctx.storage.sql, ids) : new Set<string>();
     const levels: Array<[string, StockLevel]> = [];
     const shown: string[] = [];

@@ -107,7 +107,11 @@ export async function releaseStock(
   return { released: false, reason: spent ? "already_released" : "not_found" };
 }
 
-/** Units a reservation would find now, per variant (one read per shard, in parallel). */
+/**
+ * Units a reservation would find now, per variant: one read per shard, in parallel. Variants
+ * whose shard has not counted them yet (never sold since the split) are then asked of the
+ * store-wide object in one read, which is what the shard would start from.
+ */
 export async function stockLevelsNow(
   env: Inventory,
   variantIds: readonly string[],
@@ -115,12 +119,14 @@ export async function stockLevelsNow(
   catalogVersion: string,
 ): Promise<{ levels: Record<string, StockLevel>; restocked: string[] }> {
   const ids = [...new Set(variantIds)].slice(0, 1000);
-  const answers = await Promise.all(
-    ids.map((id) => {
-      const given = Object.hasOwn(catalogLevels, id) ? { [id]: catalogLevels[id] ?? null } : {};
-      return shard(env, id).levels([id], given, catalogVersion);
-    }),
-  );
+  const given = (some: readonly string[]) =>
+    Object.fromEntries(
+      some.flatMap((id) => (Object.hasOwn(catalogLevels, id) ? [[id, catalogLevels[id] ?? null]] : [])),
+    );
+  const answers = await Promise.all(ids.map((id) => shard(env, id).levels([id], given([id]), catalogVersion)));
+  const uncounted = answers.flatMap((a) => a.uncounted ?? []);
+  if (uncounted.length > 0)
+    answers.push(await env.INVENTORY.getByName(INVENTORY_NAME).levels(uncounted, given(uncounted), catalogVersion));
   // fromEntries defines own properties, so an id such as "__proto__" stays data.
   return {
     levels: Object.fromEntries(answers.flatMap((a) => Object.entries(a.levels))),
