@@ -25,7 +25,6 @@ import {
 } from "./shared/idempotency";
 import {
   effectiveLevel,
-  INVENTORY_NAME,
   parseReserve,
   parseRestock,
   planReservation,
