@@ -71,6 +71,26 @@ describe("a multi-line reservation across shards", () => {
     expect([await level(a), await level(b)]).toEqual([3, 0]);
   });
 
+  it("gives back a hold left by a run that died mid-way when a retry finds another line short", async () => {
+    const [a, b] = [fresh("a"), fresh("b")];
+    const id = fresh("r");
+    // The first run reached only A's shard before it died.
+    expect(await shard(a).reserve(id, [{ variantId: a, quantity: 2 }], { [a]: 5 }, V1)).toMatchObject({ ok: true });
+    const retry = await reserveStock(
+      env,
+      id,
+      [
+        { variantId: a, quantity: 2 },
+        { variantId: b, quantity: 2 },
+      ],
+      { [a]: 5, [b]: 1 },
+      V1,
+    );
+    expect(retry).toMatchObject({ ok: false, reason: "out_of_stock" });
+    expect(await level(a)).toBe(5);
+    expect(await reservationIds(a)).toEqual([]);
+  });
+
   it("answers every short line at once, as the single object did", async () => {
     const [a, b, c] = [fresh("a"), fresh("b"), fresh("c")];
     const lines = [a, b, c].map((variantId) => ({ variantId, quantity: 3 }));
