@@ -1,6 +1,7 @@
 /**
- * A merchant's stock. One object per variant, `stock:<variant id>` (a shard; the Worker's
- * coordinator, src/catalog/stock-shards.ts, spans a multi-line reservation across them), and
+ * A merchant's stock. STOCK_SHARDS objects, `stock:<n>`, each counting the variants whose id
+ * hashes to it (a shard; the Worker's coordinator, src/catalog/stock-shards.ts, spans a
+ * multi-line reservation across them), and
  * the store-wide object of before (`INVENTORY_NAME`), which holds reservations made before the
  * split and the counts a shard starts from (shared/stock-shard.ts). Same class, same tables.
  * Every change is one synchronous transaction with no `await` inside; levels come from the
@@ -11,8 +12,8 @@ import { DurableObject } from "cloudflare:workers";
 import {
   AvailabilityPublisher,
   restockedAmong,
+  ShardPublisher,
   stateChanged,
-  VariantPublisher,
   variantState,
 } from "./shared/availability-publisher";
 import {
@@ -25,6 +26,7 @@ import {
 } from "./shared/idempotency";
 import {
   effectiveLevel,
+  INVENTORY_NAME,
   parseReserve,
   parseRestock,
   planReservation,
@@ -39,9 +41,10 @@ import {
   type StockLevel,
   type StockRow,
   sameLines,
+  stockShardName,
 } from "./shared/inventory-plan";
 import { ensureTables, hasTable } from "./shared/schema";
-import { type LegacyStart, legacyStart, shardVariant } from "./shared/stock-shard";
+import { isStockShard, type LegacyStart, legacyStarts } from "./shared/stock-shard";
 
 export type {
   InputIssue,
@@ -76,6 +79,9 @@ const SCHEMA = [
 // keeps. Created by the first restock, so stores from before it need no migration.
 const RESTOCK_SCHEMA = [...SCHEMA, LEDGER_SCHEMA];
 
+/** Variants' published states before a change, to tell which moved. */
+type PublishedStates = Map<string, ReturnType<typeof variantState>>;
+
 interface Reservation {
   readonly lines: RecordedLine[];
   readonly state: "held" | "released";
@@ -84,13 +90,17 @@ interface Reservation {
 export class InventoryObject extends DurableObject<Env> {
   /** Whether the tables exist: a cache of what SQLite says (nothing here ever drops them). */
   #ready = false;
-  /** The one variant this object holds when it is a shard; undefined for the store-wide object. */
-  readonly #variant = shardVariant(this.ctx.id.name);
+  /** Whether this object is a stock shard; otherwise the store-wide object (or a test's). */
+  readonly #shard = isStockShard(this.ctx.id.name);
+  /**
+   * Whether the store-wide object said it counts nothing. Permanent (it takes no reservations
+   * or restocks since the split), so this instance stops asking it for starts.
+   */
+  #legacyEmpty = false;
   /** Sell-outs and restocks, published to KV for search (shared/availability-publisher.ts). */
-  readonly #availability =
-    this.#variant === undefined
-      ? new AvailabilityPublisher(this.ctx.storage.sql, this.env.CATALOG)
-      : new VariantPublisher(this.ctx.storage.sql, this.env.CATALOG, this.#variant);
+  readonly #availability = this.#shard
+    ? new ShardPublisher(this.ctx.storage.sql, this.env.CATALOG)
+    : new AvailabilityPublisher(this.ctx.storage.sql, this.env.CATALOG);
 
   /**
    * Reserves every line or none. `levels` are the catalog's stock levels at `catalogVersion`
@@ -112,16 +122,16 @@ export class InventoryObject extends DurableObject<Env> {
     const foreign = this.#foreignLines(parsed.value.lines);
     if (foreign)
       return { ok: false, reservationId: parsed.value.reservationId, reason: "invalid_input", issues: foreign };
-    const start = await this.#legacyStart(parsed.value.levels, parsed.value.catalogVersion);
-    // The shard's first count of its variant: what the store-wide object has left, not the file.
-    const request =
-      start && this.#variant !== undefined
-        ? { ...parsed.value, levels: new Map([[this.#variant, start.level]]) }
-        : parsed.value;
+    const variants = parsed.value.lines.map((l) => l.variantId);
+    const starts = await this.#legacyStarts(variants, parsed.value.levels, parsed.value.catalogVersion);
+    // A shard's first count of a variant: what the store-wide object has left, not the file.
+    const startLevels = new Map(parsed.value.levels);
+    for (const [v, start] of starts) startLevels.set(v, start.level);
+    const request = { ...parsed.value, levels: startLevels };
     const id = request.reservationId;
     const now = Date.now();
     const sql = this.ctx.storage.sql;
-    let changed = false;
+    let changed: string[] = [];
     const outcome = this.ctx.storage.transactionSync((): ReserveOutcome => {
       const ready = this.#hasTables();
       const prior = ready ? this.#reservation(id) : undefined;
@@ -133,10 +143,11 @@ export class InventoryObject extends DurableObject<Env> {
       const plan = planReservation(request, stored);
       if (!plan.ok) return { ok: false, reservationId: id, reason: "out_of_stock", short: plan.short };
       if (!ready) ensureTables(sql, SCHEMA);
-      const before = this.#state();
+      const before = this.#states(variants);
       // A variant the store-wide object had restocked stays published as restocked.
-      if (start?.restocked && this.#variant !== undefined && !stored.has(this.#variant))
-        sql.exec("INSERT OR IGNORE INTO restocks (variant_id, restocked_at) VALUES (?, ?)", this.#variant, now);
+      for (const [v, start] of starts)
+        if (start.restocked && !stored.has(v))
+          sql.exec("INSERT OR IGNORE INTO restocks (variant_id, restocked_at) VALUES (?, ?)", v, now);
       for (const row of plan.rows) {
         sql.exec(
           `INSERT INTO stock (variant_id, catalog_version, level) VALUES (?, ?, ?)
@@ -152,7 +163,7 @@ export class InventoryObject extends DurableObject<Env> {
         JSON.stringify(plan.recorded),
         now,
       );
-      changed = stateChanged(before, this.#state());
+      changed = this.#changed(before);
       return { ok: true, reservationId: id, replayed: false };
     });
     // Set only once the transaction committed: a rolled-back one leaves no tables.
@@ -169,15 +180,15 @@ export class InventoryObject extends DurableObject<Env> {
     if (typeof reservationId !== "string" || !this.#hasTables()) return { released: false, reason: "not_found" };
     const now = Date.now();
     const sql = this.ctx.storage.sql;
-    let changed = false;
+    let changed: string[] = [];
     const outcome = this.ctx.storage.transactionSync((): ReleaseOutcome => {
       const prior = this.#reservation(reservationId);
       if (!prior) return { released: false, reason: "not_found" };
       if (prior.state === "released") return { released: false, reason: "already_released" };
-      const before = this.#state();
+      const before = this.#states(prior.lines.map((l) => l.variantId));
       this.#giveBack(prior.lines);
       sql.exec("UPDATE reservations SET state = 'released', released_at = ? WHERE id = ?", now, reservationId);
-      changed = stateChanged(before, this.#state());
+      changed = this.#changed(before);
       return { released: true };
     });
     if (outcome.released) {
@@ -195,14 +206,14 @@ export class InventoryObject extends DurableObject<Env> {
    */
   async abandon(reservationId: string): Promise<{ abandoned: boolean }> {
     if (typeof reservationId !== "string" || !this.#hasTables()) return { abandoned: false };
-    let changed = false;
+    let changed: string[] = [];
     const outcome = this.ctx.storage.transactionSync(() => {
       const prior = this.#reservation(reservationId);
       if (!prior) return { abandoned: false };
-      const before = this.#state();
+      const before = this.#states(prior.lines.map((l) => l.variantId));
       if (prior.state === "held") this.#giveBack(prior.lines);
       this.ctx.storage.sql.exec("DELETE FROM reservations WHERE id = ?", reservationId);
-      changed = stateChanged(before, this.#state());
+      changed = this.#changed(before);
       return { abandoned: true };
     });
     if (outcome.abandoned) await this.#publish(changed);
@@ -218,15 +229,15 @@ export class InventoryObject extends DurableObject<Env> {
     variantIds: string[],
     catalogLevels: Record<string, StockLevel>,
     catalogVersion: string,
-  ): Promise<{ levels: Record<string, StockLevel>; restocked: string[]; uncounted?: string[] }> {
+  ): Promise<{ levels: Record<string, StockLevel>; restocked: string[]; uncounted?: string[]; counts?: false }> {
     if (!Array.isArray(variantIds) || typeof catalogVersion !== "string") return { levels: {}, restocked: [] };
-    const ids = variantIds.filter((v): v is string => typeof v === "string").slice(0, 1000);
+    const all = variantIds.filter((v): v is string => typeof v === "string").slice(0, 1000);
     const given = typeof catalogLevels === "object" && catalogLevels !== null ? catalogLevels : {};
-    const rows = this.#hasTables() ? this.#rows(ids) : new Map<string, StockRow>();
-    // A shard that has not counted its variant yet says so: the coordinator asks the store-wide
-    // object once for all such variants of a request (src/catalog/stock-shards.ts).
-    if (this.#variant !== undefined && ids.length === 1 && ids[0] === this.#variant && !rows.has(this.#variant))
-      return { levels: {}, restocked: [], uncounted: [this.#variant] };
+    const rows = this.#hasTables() ? this.#rows(all) : new Map<string, StockRow>();
+    // Variants a shard has not counted yet, while the store-wide object may still count them: the
+    // coordinator asks it once for all such variants of a request (src/catalog/stock-shards.ts).
+    const uncounted = this.#shard && !this.#legacyEmpty ? all.filter((v) => !rows.has(v)) : [];
+    const ids = uncounted.length === 0 ? all : all.filter((v) => rows.has(v));
     const restocked = this.#hasTables() ? restockedAmong(this.ctx.storage.sql, ids) : new Set<string>();
     const levels: Array<[string, StockLevel]> = [];
     const shown: string[] = [];
@@ -238,7 +249,11 @@ export class InventoryObject extends DurableObject<Env> {
       levels.push([id, now.level]);
       if (row && now.version === row.version && restocked.has(id)) shown.push(id);
     }
-    return { levels: Object.fromEntries(levels), restocked: shown };
+    const answer = { levels: Object.fromEntries(levels), restocked: shown };
+    if (uncounted.length > 0) return { ...answer, uncounted };
+    // The store-wide object with no stock row tells shards and the coordinator to stop asking it.
+    const retired = this.ctx.id.name === INVENTORY_NAME && rows.size === 0 && !this.#countsAny();
+    return retired ? { ...answer, counts: false } : answer;
   }
 
   /**
@@ -262,15 +277,18 @@ export class InventoryObject extends DurableObject<Env> {
     }
     const foreign = this.#foreignLines([{ variantId: parsed.value.variantId }]);
     if (foreign) return { ok: false, reason: "invalid_input", issues: foreign };
-    const start = await this.#legacyStart(
-      new Map([[parsed.value.variantId, parsed.value.catalogLevel]]),
+    const v = parsed.value.variantId;
+    const starts = await this.#legacyStarts(
+      [v],
+      new Map([[v, parsed.value.catalogLevel]]),
       parsed.value.catalogVersion,
     );
+    const start = starts.get(v);
     // `add` on a variant the shard has not counted yet adds to what the store-wide object has left.
     const request = start ? { ...parsed.value, catalogLevel: start.level } : parsed.value;
     const sql = this.ctx.storage.sql;
     const now = Date.now();
-    let changed = false;
+    let changed: string[] = [];
     const outcome = this.ctx.storage.transactionSync((): RestockOutcome => {
       // Always: a store whose tables predate `restocks` or `ledger` gets them here (IF NOT EXISTS).
       ensureTables(sql, RESTOCK_SCHEMA);
@@ -278,7 +296,7 @@ export class InventoryObject extends DurableObject<Env> {
       const prior = priorAnswer(sql, idempotency, now);
       if (prior?.kind === "conflict") return { ok: false, reason: "conflict" };
       if (prior) return { ...(JSON.parse(prior.body) as RestockAnswer), replayed: true };
-      const before = this.#state();
+      const before = this.#states([request.variantId]);
       const row = this.#rows([request.variantId]).get(request.variantId);
       const base = effectiveLevel(row, request.catalogLevel, request.catalogVersion);
       const level = restockedLevel(base.level, request.change);
@@ -292,7 +310,7 @@ export class InventoryObject extends DurableObject<Env> {
       sql.exec("INSERT OR REPLACE INTO restocks (variant_id, restocked_at) VALUES (?, ?)", request.variantId, now);
       const answer: RestockAnswer = { ok: true, variantId: request.variantId, level, version: base.version };
       if (idempotency) recordLedger(sql, idempotency, JSON.stringify(answer), now);
-      changed = stateChanged(before, this.#state());
+      changed = this.#changed(before);
       return { ...answer, replayed: false };
     });
     if (outcome.ok && !outcome.replayed) {
@@ -321,33 +339,53 @@ export class InventoryObject extends DurableObject<Env> {
   }
 
   /**
-   * A shard's start from the store-wide object (shared/stock-shard.ts), asked only while the
-   * shard has no row for its variant; undefined for the store-wide object or a counted variant.
+   * A shard's starts from the store-wide object (shared/stock-shard.ts) for the variants it has
+   * no row for, in one call; none for the store-wide object, or once it said it counts nothing.
    */
-  async #legacyStart(
+  async #legacyStarts(
+    variantIds: readonly string[],
     levels: ReadonlyMap<string, StockLevel>,
     catalogVersion: string,
-  ): Promise<LegacyStart | undefined> {
-    const own = this.#variant;
-    if (own === undefined || (this.#hasTables() && this.#rows([own]).has(own))) return undefined;
-    return legacyStart(this.env, own, levels.get(own), catalogVersion);
+  ): Promise<Map<string, LegacyStart>> {
+    if (!this.#shard || this.#legacyEmpty) return new Map();
+    const rows = this.#hasTables() ? this.#rows(variantIds) : new Map<string, StockRow>();
+    const missing = [...new Set(variantIds)].filter((v) => !rows.has(v));
+    if (missing.length === 0) return new Map();
+    const answer = await legacyStarts(this.env, missing, levels, catalogVersion);
+    if (!answer.counts) this.#legacyEmpty = true;
+    return answer.starts;
   }
 
-  /** A shard holds one variant: lines for any other are refused before anything is read. */
+  /** A shard counts only the variants that hash to it: lines for any other are refused before anything is read. */
   #foreignLines(lines: readonly { variantId: string }[]): Array<{ path: string; message: string }> | undefined {
-    const own = this.#variant;
-    if (own === undefined || lines.every((l) => l.variantId === own)) return undefined;
-    return [{ path: "lines", message: `this stock shard holds only ${own.slice(0, 200)}` }];
+    const name = this.ctx.id.name;
+    const foreign = lines.find((l) => stockShardName(l.variantId) !== name);
+    if (!this.#shard || !foreign) return undefined;
+    return [{ path: "lines", message: `${foreign.variantId.slice(0, 200)} is counted by another stock shard` }];
   }
 
-  /** A shard's published state (only shards publish per variant); undefined for the store-wide object. */
-  #state() {
-    return this.#variant === undefined ? undefined : variantState(this.ctx.storage.sql, this.#variant);
+  /** Whether the store-wide object holds any stock row (its tables appear with the first). */
+  #countsAny(): boolean {
+    return this.#hasTables() && this.ctx.storage.sql.exec("SELECT 1 FROM stock LIMIT 1").toArray().length > 0;
   }
 
-  /** The store-wide object rewrites its document; a shard writes its key only when its state moved. */
-  async #publish(changed: boolean): Promise<void> {
-    if (this.#variant === undefined || changed) await this.#availability.publish();
+  /** These variants' published states (only shards publish per variant); empty for the store-wide object. */
+  #states(variantIds: readonly string[]): PublishedStates {
+    const sql = this.ctx.storage.sql;
+    return new Map(this.#shard ? [...new Set(variantIds)].map((v) => [v, variantState(sql, v)] as const) : []);
+  }
+
+  /** The variants whose published state moved since `before` (#states). */
+  #changed(before: PublishedStates): string[] {
+    const sql = this.ctx.storage.sql;
+    return [...before].filter(([v, state]) => stateChanged(state, variantState(sql, v))).map(([v]) => v);
+  }
+
+  /** The store-wide object rewrites its document; a shard writes the keys of variants whose state moved. */
+  async #publish(changed: readonly string[]): Promise<void> {
+    if (this.#availability instanceof ShardPublisher) {
+      if (changed.length > 0) await this.#availability.publish(changed);
+    } else await this.#availability.publish();
   }
 
   /** Units of a reservation back, to levels still counted from the load they were taken from. */

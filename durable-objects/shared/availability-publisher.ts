@@ -4,8 +4,8 @@
  * src/catalog/kv-layout.ts). Writes are chained, so the last one carries the latest state, and
  * an unchanged document is not rewritten. A failed write is logged and retried by the next
  * change; carts and checkouts ask the object itself, so they never depend on it. A stock shard
- * (VariantPublisher): its one variant's state, as the metadata of its own key, only when that
- * state changed: no table scan and no store-wide document per reservation.
+ * (ShardPublisher): each variant's state, as the metadata of its own key, only when that
+ * variant's state changed: no table scan and no store-wide document per reservation.
  */
 import { type AvailabilityDoc, KV_KEYS, type VariantAvailability } from "../../src/catalog/kv-layout";
 import { hasTable } from "./schema";
@@ -89,30 +89,34 @@ export function stateChanged(before: VariantAvailability | undefined, after: Var
   return key(before) !== key(after);
 }
 
-/** A shard's publisher: writes are chained, each writes the state as it is at its turn. */
-export class VariantPublisher {
-  #published: string | undefined;
+/** A shard's publisher: writes are chained, each writes its variants' states as they are at its turn. */
+export class ShardPublisher {
+  /** The state last written per variant, so a repeat is not rewritten. */
+  readonly #published = new Map<string, string>();
   #chain: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly sql: SqlStorage,
     private readonly kv: KVNamespace,
-    private readonly variantId: string,
   ) {}
 
-  publish(): Promise<void> {
+  publish(variantIds: readonly string[]): Promise<void> {
     const run = this.#chain.then(async () => {
-      const state = variantState(this.sql, this.variantId) ?? { s: "in_stock", v: "" };
-      const text = JSON.stringify(state);
-      if (text === this.#published) return;
-      try {
-        await this.kv.put(KV_KEYS.variantAvailability(this.variantId), "", { metadata: state });
-        this.#published = text;
-      } catch (error) {
-        console.error(JSON.stringify({ event: "availability_publish_failed", error: String(error) }));
-      }
+      for (const variantId of variantIds) await this.#write(variantId);
     });
     this.#chain = run;
     return run;
+  }
+
+  async #write(variantId: string): Promise<void> {
+    const state = variantState(this.sql, variantId) ?? { s: "in_stock", v: "" };
+    const text = JSON.stringify(state);
+    if (text === this.#published.get(variantId)) return;
+    try {
+      await this.kv.put(KV_KEYS.variantAvailability(variantId), "", { metadata: state });
+      this.#published.set(variantId, text);
+    } catch (error) {
+      console.error(JSON.stringify({ event: "availability_publish_failed", error: String(error) }));
+    }
   }
 }

@@ -1,31 +1,44 @@
 /**
- * Where a stock shard (`stock:<variant id>`, docs/inventory.md "Stock shards") starts counting:
- * stores sold before stock was sharded, and the store-wide object knows what is left. A shard
- * with no row for its variant asks it once (its `levels()`: the units a reservation would find
- * there now, counting every unit sold since the catalog load), before its own transaction; the
- * row it then writes wins over the store-wide count as any stored row does.
+ * Where a stock shard (`stock:<n>`, docs/inventory.md "Stock shards") starts counting a
+ * variant: stores sold before stock was sharded, and the store-wide object knows what is left.
+ * A shard asks it once for all the variants of a request it has no row for (its `levels()`:
+ * the units a reservation would find there now, counting every unit sold since the catalog
+ * load), before its own transaction; the row it then writes wins over the store-wide count as
+ * any stored row does.
  */
 import { INVENTORY_NAME, STOCK_SHARD_PREFIX, type StockLevel } from "./inventory-plan";
 
-/** What the store-wide object says of one variant now; undefined: it neither counts nor was told a level. */
+/** What the store-wide object says of one variant now. */
 export interface LegacyStart {
   readonly level: StockLevel;
   readonly restocked: boolean;
 }
 
-/** The variant a shard holds, from the object's name; undefined for the store-wide object (or any other). */
-export function shardVariant(name: string | undefined): string | undefined {
-  return name?.startsWith(STOCK_SHARD_PREFIX) ? name.slice(STOCK_SHARD_PREFIX.length) : undefined;
+/** Whether an object of this name is a stock shard (otherwise: the store-wide object, or a test's). */
+export function isStockShard(name: string | undefined): boolean {
+  return name?.startsWith(STOCK_SHARD_PREFIX) === true;
 }
 
-export async function legacyStart(
+/**
+ * The store-wide object's view of these variants. `counts: false`: it holds no stock row, so
+ * none of them has a start there (and, taking no new reservations, it never will again).
+ * Variants it neither counts nor was told a level of are absent from `starts`.
+ */
+export async function legacyStarts(
   env: Pick<Env, "INVENTORY">,
-  variantId: string,
-  catalogLevel: StockLevel | undefined,
+  variantIds: readonly string[],
+  catalogLevels: ReadonlyMap<string, StockLevel>,
   catalogVersion: string,
-): Promise<LegacyStart | undefined> {
-  const given = catalogLevel === undefined ? {} : { [variantId]: catalogLevel };
-  const answer = await env.INVENTORY.getByName(INVENTORY_NAME).levels([variantId], given, catalogVersion);
-  if (!Object.hasOwn(answer.levels, variantId)) return undefined;
-  return { level: answer.levels[variantId] ?? null, restocked: answer.restocked.includes(variantId) };
+): Promise<{ counts: boolean; starts: Map<string, LegacyStart> }> {
+  const given = Object.fromEntries(
+    variantIds.flatMap((v) => (catalogLevels.has(v) ? [[v, catalogLevels.get(v) ?? null]] : [])),
+  );
+  const answer = await env.INVENTORY.getByName(INVENTORY_NAME).levels([...variantIds], given, catalogVersion);
+  const starts = new Map<string, LegacyStart>();
+  if (answer.counts === false) return { counts: false, starts };
+  for (const v of variantIds) {
+    if (Object.hasOwn(answer.levels, v))
+      starts.set(v, { level: answer.levels[v] ?? null, restocked: answer.restocked.includes(v) });
+  }
+  return { counts: true, starts };
 }

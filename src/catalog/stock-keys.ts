@@ -11,11 +11,23 @@
  */
 export const INVENTORY_NAME = "inventory";
 
-/** Names of the per-variant inventory objects (same class): `stock:<variant id>`. State: never rename. */
+/** Names of the stock shards (same class as the store-wide object): `stock:<n>`. State: never rename. */
 export const STOCK_SHARD_PREFIX = "stock:";
 
+/**
+ * How many stock shards a deployment has. State: never change. A variant's shard is this
+ * count's remainder of its id's hash, so another count moves variants between objects and
+ * their stored counts and holds would stay behind: it needs a migration, not an edit.
+ * 64: enough that hot products rarely share a thread on Cloudflare (one per object), few
+ * enough that a store's objects stay warm and a catalog page wakes at most 64 of them.
+ */
+export const STOCK_SHARDS = 64;
+
+/** The shard that counts a variant: `stock:<FNV-1a 32-bit of the id's UTF-8 mod STOCK_SHARDS>`. */
 export function stockShardName(variantId: string): string {
-  return `${STOCK_SHARD_PREFIX}${variantId}`;
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(variantId)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return `${STOCK_SHARD_PREFIX}${hash % STOCK_SHARDS}`;
 }
 
 /** The catalogVersion the inventory takes: load time first, then the content hash, so string order is load order. */

@@ -1,8 +1,9 @@
 /**
- * Stock split per variant (docs/inventory.md "Stock shards"): each variant's count lives in
- * its own InventoryObject, `stock:<variant id>`, so completions of different products never
- * wait on one object. This module is the coordinator a multi-line reservation needs once its
- * lines live in different objects; it runs in its caller (the checkout object completing an
+ * Stock split into STOCK_SHARDS groups of variants (docs/inventory.md "Stock shards"): a
+ * variant's count lives in the InventoryObject `stock:<n>` its id hashes to, so completions of
+ * different products rarely wait on one object. This module is the coordinator a multi-line
+ * reservation needs once its lines live in different objects: one call per shard, carrying all
+ * of that shard's lines (atomic inside it, as the store-wide object always was); it runs in its caller (the checkout object completing an
  * attempt, the order object releasing, the Worker asking for levels) and keeps nothing.
  *
  * All-or-nothing without a two-phase protocol: every shard reserves under the same id at once;
@@ -24,7 +25,25 @@ import {
 type Inventory = Pick<Env, "INVENTORY">;
 type Answer = Awaited<ReturnType<ReturnType<Env["INVENTORY"]["getByName"]>["reserve"]>>;
 
-const shard = (env: Inventory, variantId: string) => env.INVENTORY.getByName(stockShardName(variantId));
+const shard = (env: Inventory, name: string) => env.INVENTORY.getByName(name);
+
+/**
+ * Whether the store-wide object said it counts nothing. Permanent: since the split it takes no
+ * reservations or restocks, so once empty it stays empty and this isolate stops asking it.
+ */
+let legacyEmpty = false;
+
+/** Items grouped by the shard of their variant, in first-seen order. */
+function byShard<T>(items: readonly T[], variantOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const name = stockShardName(variantOf(item));
+    const group = groups.get(name);
+    if (group) group.push(item);
+    else groups.set(name, [item]);
+  }
+  return groups;
+}
 
 /**
  * Reserves every line or none, one object per variant, under one id. A repeat with the same id
@@ -45,19 +64,20 @@ export async function reserveStock(
   }
   const request = parsed.value;
   const id = request.reservationId;
+  const groups = [...byShard(request.lines, (l) => l.variantId)];
   const settled = await Promise.allSettled(
-    request.lines.map((line) =>
-      shard(env, line.variantId).reserve(
+    groups.map(([name, own]) =>
+      shard(env, name).reserve(
         id,
-        [line],
-        { [line.variantId]: request.levels.get(line.variantId) ?? null },
+        own,
+        Object.fromEntries(own.map((l) => [l.variantId, request.levels.get(l.variantId) ?? null])),
         request.catalogVersion,
       ),
     ),
   );
-  const answers = settled.map((s, i) => ({ variantId: request.lines[i]?.variantId ?? "", s }));
-  const held = answers.flatMap(({ variantId, s }) =>
-    s.status === "fulfilled" && s.value.ok ? [{ variantId, replayed: s.value.replayed }] : [],
+  const answers = settled.map((s, i) => ({ name: groups[i]?.[0] ?? "", s }));
+  const held = answers.flatMap(({ name, s }) =>
+    s.status === "fulfilled" && s.value.ok ? [{ name, replayed: s.value.replayed }] : [],
   );
   if (held.length === answers.length) return { ok: true, reservationId: id, replayed: held.every((h) => h.replayed) };
   const refused = answers.flatMap(({ s }) => (s.status === "fulfilled" && !s.value.ok ? [s.value] : []));
@@ -68,7 +88,7 @@ export async function reserveStock(
   await abandon(
     env,
     id,
-    held.filter((h) => !(conflict && h.replayed)).map((h) => h.variantId),
+    held.filter((h) => !(conflict && h.replayed)).map((h) => h.name),
   );
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
   if (failed) throw failed.reason;
@@ -85,8 +105,8 @@ function combine(id: string, refused: readonly Exclude<Answer, { ok: true }>[]):
 }
 
 /** Gives back a failed reservation's holds; a failure throws, so the caller's retry comes back here. */
-async function abandon(env: Inventory, id: string, variantIds: readonly string[]): Promise<void> {
-  await Promise.all(variantIds.map((v) => shard(env, v).abandon(id)));
+async function abandon(env: Inventory, id: string, shards: readonly string[]): Promise<void> {
+  await Promise.all(shards.map((name) => shard(env, name).abandon(id)));
 }
 
 /**
@@ -99,7 +119,7 @@ export async function releaseStock(
   reservationId: string,
   variantIds: readonly string[],
 ): Promise<ReleaseOutcome> {
-  const targets = [...new Set(variantIds)].map((v) => shard(env, v));
+  const targets = [...byShard([...new Set(variantIds)], (v) => v).keys()].map((name) => shard(env, name));
   targets.push(env.INVENTORY.getByName(INVENTORY_NAME));
   const answers = await Promise.all(targets.map((t) => t.release(reservationId)));
   if (answers.some((a) => a.released)) return { released: true };
@@ -109,8 +129,9 @@ export async function releaseStock(
 
 /**
  * Units a reservation would find now, per variant: one read per shard, in parallel. Variants
- * whose shard has not counted them yet (never sold since the split) are then asked of the
- * store-wide object in one read, which is what the shard would start from.
+ * their shard has not counted yet (never sold since the split) are then asked of the
+ * store-wide object in one read, which is what the shard would start from; once it said it
+ * counts nothing, they are the catalog's levels, as a shard's first reservation would take.
  */
 export async function stockLevelsNow(
   env: Inventory,
@@ -123,10 +144,16 @@ export async function stockLevelsNow(
     Object.fromEntries(
       some.flatMap((id) => (Object.hasOwn(catalogLevels, id) ? [[id, catalogLevels[id] ?? null]] : [])),
     );
-  const answers = await Promise.all(ids.map((id) => shard(env, id).levels([id], given([id]), catalogVersion)));
+  const answers: Array<{ levels: Record<string, StockLevel>; restocked: string[]; uncounted?: string[] }> =
+    await Promise.all(
+      [...byShard(ids, (id) => id)].map(([name, own]) => shard(env, name).levels(own, given(own), catalogVersion)),
+    );
   const uncounted = answers.flatMap((a) => a.uncounted ?? []);
-  if (uncounted.length > 0)
-    answers.push(await env.INVENTORY.getByName(INVENTORY_NAME).levels(uncounted, given(uncounted), catalogVersion));
+  if (uncounted.length > 0 && !legacyEmpty) {
+    const old = await env.INVENTORY.getByName(INVENTORY_NAME).levels(uncounted, given(uncounted), catalogVersion);
+    if (old.counts === false) legacyEmpty = true;
+    answers.push(old);
+  } else if (uncounted.length > 0) answers.push({ levels: given(uncounted), restocked: [] });
   // fromEntries defines own properties, so an id such as "__proto__" stays data.
   return {
     levels: Object.fromEntries(answers.flatMap((a) => Object.entries(a.levels))),
