@@ -278,6 +278,9 @@ export class InventoryObject extends DurableObject<Env> {
     const foreign = this.#foreignLines([{ variantId: parsed.value.variantId }]);
     if (foreign) return { ok: false, reason: "invalid_input", issues: foreign };
     const v = parsed.value.variantId;
+    // A key stays scoped to its variant, as when each variant had its own object: the same key
+    // on another variant of this shard is that variant's own request, not a conflict.
+    const ledger = idempotency && this.#shard ? { ...idempotency, key: `${idempotency.key}@${v}` } : idempotency;
     const starts = await this.#legacyStarts(
       [v],
       new Map([[v, parsed.value.catalogLevel]]),
@@ -293,7 +296,7 @@ export class InventoryObject extends DurableObject<Env> {
       // Always: a store whose tables predate `restocks` or `ledger` gets them here (IF NOT EXISTS).
       ensureTables(sql, RESTOCK_SCHEMA);
       this.#ready = true;
-      const prior = priorAnswer(sql, idempotency, now);
+      const prior = priorAnswer(sql, ledger, now);
       if (prior?.kind === "conflict") return { ok: false, reason: "conflict" };
       if (prior) return { ...(JSON.parse(prior.body) as RestockAnswer), replayed: true };
       const before = this.#states([request.variantId]);
@@ -309,7 +312,7 @@ export class InventoryObject extends DurableObject<Env> {
       );
       sql.exec("INSERT OR REPLACE INTO restocks (variant_id, restocked_at) VALUES (?, ?)", request.variantId, now);
       const answer: RestockAnswer = { ok: true, variantId: request.variantId, level, version: base.version };
-      if (idempotency) recordLedger(sql, idempotency, JSON.stringify(answer), now);
+      if (ledger) recordLedger(sql, ledger, JSON.stringify(answer), now);
       changed = this.#changed(before);
       return { ...answer, replayed: false };
     });
