@@ -1,8 +1,9 @@
 /**
  * Stock shards under load (issue 14 item 3): checkouts completed at C = 32, closed loop,
- * (a) every client buying one hot SKU, (b) client i buying SKU i of 32. With stock per variant
- * (src/catalog/stock-shards.ts) (a) funnels every reservation through one object and (b)
- * spreads them over 32; before, both went through the one store-wide object.
+ * (a) every client buying one hot SKU, (b) client i buying SKU i of 32. With stock in 64
+ * groups (src/catalog/stock-shards.ts) (a) funnels every reservation through one object and (b)
+ * spreads them over the shards the 32 SKUs hash to (about 25); before, both went through the
+ * one store-wide object.
  *
  *   TMPDIR=/dev/shm node scripts/run.mjs bench/hot-sku.ts [bundle-dir]
  *

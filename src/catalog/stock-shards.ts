@@ -46,7 +46,7 @@ function byShard<T>(items: readonly T[], variantOf: (item: T) => string): Map<st
 }
 
 /**
- * Reserves every line or none, one object per variant, under one id. A repeat with the same id
+ * Reserves every line or none, one call per shard with all its lines, under one id. A repeat with the same id
  * replays on every shard (replayed: true when all did). Answers as one object would: every
  * short line in one out_of_stock, input issues against the lines as given.
  */
