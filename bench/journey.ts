@@ -11,7 +11,7 @@ import { MCP_PATH } from "../src/config";
 import { cpuMeter } from "./cpu";
 import { type LoadOptions, percentile, post, runScenario } from "./load";
 import { checkRpcResult } from "./scenarios";
-import { DO_BASELINE_PATH, PROFILE_URL } from "./server";
+import { DO_BASELINE_PATH, PROFILE_URL, type SeedInfo } from "./server";
 
 export const JOURNEY_STEPS = ["create", "update", "complete", "get_order"] as const;
 export type Step = (typeof JOURNEY_STEPS)[number];
@@ -402,6 +402,23 @@ export function journeyConcurrency(): number[] {
   if (levels.some((c) => !Number.isInteger(c) || c < 1 || c > 256))
     throw new Error("BENCH_JOURNEY_CONCURRENCY must list integers in [1, 256]");
   return levels;
+}
+
+/** Units a journey product keeps at least: a full run buys each product about five times. */
+const JOURNEY_MIN_UNITS = 50;
+
+/**
+ * The products journeys buy: available, and every variant either untracked (backorder,
+ * preorder) or stocked with JOURNEY_MIN_UNITS or more. The journeys cycle through this list
+ * several times in a full run, and a product bought out would fail the run with the store's
+ * correct `out_of_stock` answer, which measures the generated catalog, not the store.
+ */
+export function journeyProductIds(seeded: Pick<SeedInfo, "products" | "stock">): string[] {
+  const stocked = (id: string | undefined) =>
+    id === undefined || !Object.hasOwn(seeded.stock, id) || (seeded.stock[id] ?? 0) >= JOURNEY_MIN_UNITS;
+  return seeded.products
+    .filter((p) => p.variants?.[0]?.availability?.available !== false && (p.variants ?? []).every((v) => stocked(v.id)))
+    .map((p) => p.id);
 }
 
 /**

@@ -17,7 +17,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildBundle } from "./bundle";
-import { runJourneys } from "./journey";
+import { journeyProductIds, runJourneys } from "./journey";
 import { type CpuProfile, inclusiveTimes, openProfiler, selfTimes, selfTimesByModule } from "./profile-cdp";
 import { createBenchApiKey, seedCatalog, startServers } from "./server";
 
@@ -43,8 +43,7 @@ async function measure(file: string): Promise<{ cpuMs: number; jps: number; fail
   try {
     const seeded = await seedCatalog(servers.mf, products, 1);
     const apiKey = await createBenchApiKey(servers.mf);
-    const buyable = seeded.products.filter((p) => p.variants?.[0]?.availability?.available !== false).map((p) => p.id);
-    const inputs = { origin: servers.origin, apiKey, productIds: buyable };
+    const inputs = { origin: servers.origin, apiKey, productIds: journeyProductIds(seeded) };
     const options = { seconds, warmupSeconds: 3, concurrency: 1, maxRequests: 1e9, timeoutMs: 30_000 };
     const profiler = cdp ? await openProfiler(port + 1, "ucp-worker") : undefined;
     await profiler?.start();

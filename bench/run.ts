@@ -21,7 +21,7 @@ import type { Miniflare } from "miniflare";
 import { buildBundle, QUIET_ENV } from "./bundle";
 import { waitForQuiet } from "./cpu";
 import { PUBLIC_DIR, startDiscoveryServer } from "./discovery-server";
-import { type JourneyReport, measureJourneys } from "./journey";
+import { type JourneyReport, journeyProductIds, measureJourneys } from "./journey";
 import { type LoadOptions, type LoadResult, runScenario, type Scenario } from "./load";
 import { type PairedResult, type PairGroup, type PairOptions, runPaired } from "./paired";
 import { type BurstResult, rateLimitPairs, runBurst } from "./ratelimit";
@@ -227,7 +227,12 @@ async function bench(
   let journey: JourneyReport | undefined;
   if (wanted("journey")) {
     const quiet = () => waitForQuiet(idleWaitSeconds, 0.3);
-    journey = await measureJourneys({ origin: servers.origin, apiKey, productIds: buyable }, options, quiet, step);
+    journey = await measureJourneys(
+      { origin: servers.origin, apiKey, productIds: journeyProductIds(seeded) },
+      options,
+      quiet,
+      step,
+    );
   }
 
   const rows = withServerTime(results, (name) => scenarios.find((s) => s.name === name)?.baseline);

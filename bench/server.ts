@@ -255,8 +255,10 @@ export interface SeedInfo {
     id: string;
     title: string;
     tags?: readonly string[];
-    variants?: ReadonlyArray<{ availability?: { available?: boolean } }>;
+    variants?: ReadonlyArray<{ id?: string; availability?: { available?: boolean } }>;
   }>;
+  /** Units on hand per variant id, as loaded into catalog:stock (untracked variants absent). */
+  readonly stock: Readonly<Record<string, number>>;
   readonly pairs: number;
   readonly indexBytes: number;
   readonly totalBytes: number;
@@ -289,6 +291,7 @@ export async function seedCatalog(mf: Miniflare, count: number, seed: number): P
   const bytes = (s: string) => Buffer.byteLength(s, "utf8");
   return {
     products: catalog.products,
+    stock: catalog.stock,
     pairs: data.length + 1,
     indexBytes: index ? bytes(index.value) : 0,
     totalBytes: data.reduce((sum, pair) => sum + bytes(pair.value), bytes(manifest.value)),
