@@ -124,10 +124,7 @@ export class InventoryObject extends DurableObject<Env> {
       return { ok: false, reservationId: parsed.value.reservationId, reason: "invalid_input", issues: foreign };
     const variants = parsed.value.lines.map((l) => l.variantId);
     const starts = await this.#legacyStarts(variants, parsed.value.levels, parsed.value.catalogVersion);
-    // A shard's first count of a variant: what the store-wide object has left, not the file.
-    const startLevels = new Map(parsed.value.levels);
-    for (const [v, start] of starts) startLevels.set(v, start.level);
-    const request = { ...parsed.value, levels: startLevels };
+    const request = parsed.value;
     const id = request.reservationId;
     const now = Date.now();
     const sql = this.ctx.storage.sql;
@@ -140,7 +137,11 @@ export class InventoryObject extends DurableObject<Env> {
         return { ok: true, reservationId: id, replayed: true };
       }
       const stored = ready ? this.#rows(request.lines.map((l) => l.variantId)) : new Map<string, StockRow>();
-      const plan = planReservation(request, stored);
+      // A shard's first count of a variant: what the store-wide object has left, as the row it
+      // holds, with the load that row counts from (a newer load than the request's keeps its
+      // count; an older one is restated by the request's catalog level, as any stored row is).
+      const counted = withStarts(stored, starts);
+      const plan = planReservation(request, counted);
       if (!plan.ok) return { ok: false, reservationId: id, reason: "out_of_stock", short: plan.short };
       if (!ready) ensureTables(sql, SCHEMA);
       const before = this.#states(variants);
@@ -229,7 +230,13 @@ export class InventoryObject extends DurableObject<Env> {
     variantIds: string[],
     catalogLevels: Record<string, StockLevel>,
     catalogVersion: string,
-  ): Promise<{ levels: Record<string, StockLevel>; restocked: string[]; uncounted?: string[]; counts?: false }> {
+  ): Promise<{
+    levels: Record<string, StockLevel>;
+    restocked: string[];
+    versions?: Record<string, string>;
+    uncounted?: string[];
+    counts?: false;
+  }> {
     if (!Array.isArray(variantIds) || typeof catalogVersion !== "string") return { levels: {}, restocked: [] };
     const all = variantIds.filter((v): v is string => typeof v === "string").slice(0, 1000);
     const given = typeof catalogLevels === "object" && catalogLevels !== null ? catalogLevels : {};
@@ -240,6 +247,7 @@ export class InventoryObject extends DurableObject<Env> {
     const ids = uncounted.length === 0 ? all : all.filter((v) => rows.has(v));
     const restocked = this.#hasTables() ? restockedAmong(this.ctx.storage.sql, ids) : new Set<string>();
     const levels: Array<[string, StockLevel]> = [];
+    const versions: Array<[string, string]> = [];
     const shown: string[] = [];
     for (const id of ids) {
       const catalogLevel = Object.hasOwn(given, id) ? given[id] : undefined;
@@ -247,13 +255,17 @@ export class InventoryObject extends DurableObject<Env> {
       const now = effectiveLevel(row, catalogLevel, catalogVersion);
       if (now.level === null && catalogLevel === undefined) continue;
       levels.push([id, now.level]);
+      versions.push([id, now.version]);
       if (row && now.version === row.version && restocked.has(id)) shown.push(id);
     }
     const answer = { levels: Object.fromEntries(levels), restocked: shown };
     if (uncounted.length > 0) return { ...answer, uncounted };
+    if (this.ctx.id.name !== INVENTORY_NAME) return answer;
     // The store-wide object with no stock row tells shards and the coordinator to stop asking it.
-    const retired = this.ctx.id.name === INVENTORY_NAME && rows.size === 0 && !this.#countsAny();
-    return retired ? { ...answer, counts: false } : answer;
+    if (rows.size === 0 && !this.#countsAny()) return { ...answer, counts: false };
+    // The load each level counts from, so a shard starting from it keeps that load
+    // (shared/stock-shard.ts): a newer load's count must not be restated by an older request.
+    return { ...answer, versions: Object.fromEntries(versions) };
   }
 
   /**
@@ -286,9 +298,8 @@ export class InventoryObject extends DurableObject<Env> {
       new Map([[v, parsed.value.catalogLevel]]),
       parsed.value.catalogVersion,
     );
-    const start = starts.get(v);
     // `add` on a variant the shard has not counted yet adds to what the store-wide object has left.
-    const request = start ? { ...parsed.value, catalogLevel: start.level } : parsed.value;
+    const request = parsed.value;
     const sql = this.ctx.storage.sql;
     const now = Date.now();
     let changed: string[] = [];
@@ -300,7 +311,7 @@ export class InventoryObject extends DurableObject<Env> {
       if (prior?.kind === "conflict") return { ok: false, reason: "conflict" };
       if (prior) return { ...(JSON.parse(prior.body) as RestockAnswer), replayed: true };
       const before = this.#states([request.variantId]);
-      const row = this.#rows([request.variantId]).get(request.variantId);
+      const row = withStarts(this.#rows([request.variantId]), starts).get(request.variantId);
       const base = effectiveLevel(row, request.catalogLevel, request.catalogVersion);
       const level = restockedLevel(base.level, request.change);
       sql.exec(
@@ -463,4 +474,12 @@ function isLedgerEntry(value: unknown): value is IdempotencyInput {
     typeof entry.hash === "string" &&
     entry.hash.length <= 128
   );
+}
+
+/** The stored rows, with a shard's starts from the store-wide object standing in where it holds no row yet. */
+function withStarts(stored: Map<string, StockRow>, starts: ReadonlyMap<string, LegacyStart>): Map<string, StockRow> {
+  const counted = new Map(stored);
+  for (const [variantId, start] of starts)
+    if (!counted.has(variantId)) counted.set(variantId, { variantId, version: start.version, level: start.level });
+  return counted;
 }

@@ -11,6 +11,8 @@ import { INVENTORY_NAME, STOCK_SHARD_PREFIX, type StockLevel } from "./inventory
 /** What the store-wide object says of one variant now. */
 export interface LegacyStart {
   readonly level: StockLevel;
+  /** The catalog load that level counts from: the store-wide row's when it is newer than the request's. */
+  readonly version: string;
   readonly restocked: boolean;
 }
 
@@ -38,7 +40,11 @@ export async function legacyStarts(
   if (answer.counts === false) return { counts: false, starts };
   for (const v of variantIds) {
     if (Object.hasOwn(answer.levels, v))
-      starts.set(v, { level: answer.levels[v] ?? null, restocked: answer.restocked.includes(v) });
+      starts.set(v, {
+        level: answer.levels[v] ?? null,
+        version: answer.versions?.[v] ?? catalogVersion,
+        restocked: answer.restocked.includes(v),
+      });
   }
   return { counts: true, starts };
 }

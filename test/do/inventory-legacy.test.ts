@@ -67,6 +67,28 @@ describe("a store that sold before stock was sharded", () => {
     expect(await level(m)).toBe(0);
   });
 
+  it("a shard that starts from a newer load's count keeps that load: an older request cannot reset it", async () => {
+    const m = fresh("m");
+    // The store-wide object counted at the newer load V2: 10 in the file, 8 sold, 2 left.
+    await legacy().reserve(fresh("old"), [{ variantId: m, quantity: 8 }], { [m]: 10 }, V2);
+    // The shard's first reservation comes from an isolate still on the older load V1.
+    expect(await reserveStock(env, fresh("r"), [{ variantId: m, quantity: 1 }], { [m]: 10 }, V1)).toMatchObject({
+      ok: true,
+    });
+    // Counted from V2, so a V2 request finds the 1 left, not the file's 10 again.
+    expect(await stockLevelsNow(env, [m], { [m]: 10 }, V2)).toMatchObject({ levels: { [m]: 1 } });
+    const more = await Promise.all(
+      Array.from({ length: 5 }, () => reserveStock(env, fresh("r"), [{ variantId: m, quantity: 1 }], { [m]: 10 }, V2)),
+    );
+    expect(more.filter((o) => o.ok)).toHaveLength(1);
+  });
+
+  it("a restock add from an older load's request adds to the newer load's count", async () => {
+    const m = fresh("m");
+    await legacy().reserve(fresh("old"), [{ variantId: m, quantity: 8 }], { [m]: 10 }, V2);
+    expect(await shard(m).restock(m, { add: 1 }, 10, V1)).toMatchObject({ ok: true, level: 3, version: V2 });
+  });
+
   it("a restock add on a shard adds to what the store-wide object has left", async () => {
     const m = fresh("m");
     await legacy().reserve(fresh("old"), [{ variantId: m, quantity: 4 }], { [m]: 5 }, V1);
