@@ -78,6 +78,8 @@ const SCHEMA = [
 // Restocks' idempotency keys (the console's `admin-restock:<key>`), the one ledger every object
 // keeps. Created by the first restock, so stores from before it need no migration.
 const RESTOCK_SCHEMA = [...SCHEMA, LEDGER_SCHEMA];
+/** How soon a failed availability write is tried again (KV takes about one write per second per key). */
+const PUBLISH_RETRY_MS = 2_000;
 
 /** Variants' published states before a change, to tell which moved. */
 type PublishedStates = Map<string, ReturnType<typeof variantState>>;
@@ -345,6 +347,7 @@ export class InventoryObject extends DurableObject<Env> {
   /** Alarms are at-least-once: deletes what is due (a repeat finds nothing), then re-arms. */
   override async alarm(): Promise<void> {
     if (!this.#hasTables()) return;
+    await this.#publish([]);
     const sql = this.ctx.storage.sql;
     const now = Date.now();
     sql.exec("DELETE FROM reservations WHERE state = 'released' AND released_at <= ?", now - RESERVATION_KEEP_MS);
@@ -398,7 +401,9 @@ export class InventoryObject extends DurableObject<Env> {
   /** The store-wide object rewrites its document; a shard writes the keys of variants whose state moved. */
   async #publish(changed: readonly string[]): Promise<void> {
     if (this.#availability instanceof ShardPublisher) {
-      if (changed.length > 0) await this.#availability.publish(changed);
+      if (changed.length > 0 || this.#availability.pending) await this.#availability.publish(changed);
+      // A key whose write failed is written again soon, even if nothing else changes here.
+      if (this.#availability.pending) await this.#arm();
     } else await this.#availability.publish();
   }
 
@@ -449,9 +454,11 @@ export class InventoryObject extends DurableObject<Env> {
     const row = sql
       .exec<{ oldest: number | null }>("SELECT MIN(released_at) AS oldest FROM reservations WHERE state = 'released'")
       .one();
+    const retry = this.#availability instanceof ShardPublisher && this.#availability.pending;
     const deadlines = [
       row.oldest === null ? undefined : row.oldest + RESERVATION_KEEP_MS,
       hasTable(sql, "ledger") ? ledgerDeadline(sql) : undefined,
+      retry ? Date.now() + PUBLISH_RETRY_MS : undefined,
     ].filter((d): d is number => d !== undefined);
     // Past deadlines mean "now": setAlarm refuses times <= 0.
     if (deadlines.length === 0) await this.ctx.storage.deleteAlarm();

@@ -93,6 +93,13 @@ export function stateChanged(before: VariantAvailability | undefined, after: Var
 export class ShardPublisher {
   /** The state last written per variant, so a repeat is not rewritten. */
   readonly #published = new Map<string, string>();
+  /**
+   * Variants whose last write failed (KV allows about one write per second per key, and an
+   * abandoned hold flips a key back within one round trip). Each key is written only when its
+   * state moves, so a failed one would stay wrong: every later publish and the object's alarm
+   * (armed by the caller while any is pending) write them again.
+   */
+  readonly #unpublished = new Set<string>();
   #chain: Promise<void> = Promise.resolve();
 
   constructor(
@@ -100,9 +107,14 @@ export class ShardPublisher {
     private readonly kv: KVNamespace,
   ) {}
 
+  /** Whether a failed write still waits for its retry. */
+  get pending(): boolean {
+    return this.#unpublished.size > 0;
+  }
+
   publish(variantIds: readonly string[]): Promise<void> {
     const run = this.#chain.then(async () => {
-      for (const variantId of variantIds) await this.#write(variantId);
+      for (const variantId of new Set([...this.#unpublished, ...variantIds])) await this.#write(variantId);
     });
     this.#chain = run;
     return run;
@@ -111,12 +123,17 @@ export class ShardPublisher {
   async #write(variantId: string): Promise<void> {
     const state = variantState(this.sql, variantId) ?? { s: "in_stock", v: "" };
     const text = JSON.stringify(state);
-    if (text === this.#published.get(variantId)) return;
+    if (text === this.#published.get(variantId)) {
+      this.#unpublished.delete(variantId);
+      return;
+    }
     try {
       await this.kv.put(KV_KEYS.variantAvailability(variantId), "", { metadata: state });
       this.#published.set(variantId, text);
+      this.#unpublished.delete(variantId);
     } catch (error) {
-      console.error(JSON.stringify({ event: "availability_publish_failed", error: String(error) }));
+      this.#unpublished.add(variantId);
+      console.error(JSON.stringify({ event: "availability_publish_failed", variant: variantId, error: String(error) }));
     }
   }
 }

@@ -10,6 +10,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { InventoryObject } from "../../durable-objects/inventory-object";
+import { ShardPublisher } from "../../durable-objects/shared/availability-publisher";
 import { readAvailability } from "../../src/catalog/availability";
 import { KV_KEYS, type VariantAvailability } from "../../src/catalog/kv-layout";
 import { INVENTORY_NAME, stockShardName, stockVersion } from "../../src/catalog/stock-keys";
@@ -292,6 +293,30 @@ describe("availability per variant", () => {
     const after = await readAvailability(env.CATALOG);
     expect(after?.sold_out).toMatchObject({ [kept]: V1 });
     expect(Object.hasOwn(after?.sold_out ?? {}, s)).toBe(false);
+  });
+
+  it("a write KV refused is written again by the next publish, though its state did not move again", async () => {
+    const v = fresh("v");
+    await reserveStock(env, fresh("r"), [{ variantId: v, quantity: 1 }], { [v]: 1 }, V1);
+    await runInDurableObject(shard(v), async (_o: InventoryObject, st) => {
+      let refuse = true;
+      const kv = {
+        put: async (key: string, value: string, options?: KVNamespacePutOptions) => {
+          if (refuse) {
+            refuse = false;
+            throw new Error("KV PUT failed: 429 Too Many Requests");
+          }
+          await env.CATALOG.put(key, value, options);
+        },
+      } as unknown as KVNamespace;
+      const publisher = new ShardPublisher(st.storage.sql, kv);
+      await env.CATALOG.delete(KV_KEYS.variantAvailability(v));
+      await publisher.publish([v]);
+      expect(publisher.pending).toBe(true);
+      await publisher.publish([]);
+      expect(publisher.pending).toBe(false);
+    });
+    expect(await state(v)).toEqual({ s: "sold_out", v: V1 });
   });
 
   it("a restock publishes the variant as restocked", async () => {
