@@ -41,14 +41,14 @@ function machineTicks(): { busy: number; steal: number } {
 }
 
 /** utime + stime of one process (fields 14 and 15; comm may contain spaces, so split after ")"). */
-function processTicks(pid: number): number {
+export function processTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return Number(rest[11]) + Number(rest[12]);
 }
 
 /** workerd processes started by this process (Miniflare spawns one). */
-function workerdPids(): number[] {
+export function workerdPids(): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;

@@ -25,6 +25,7 @@ import { KV_KEYS } from "../src/catalog/kv-layout";
 import { MCP_PATH } from "../src/config";
 import { buildBundle } from "./bundle";
 import { cpuMeter, waitForQuiet } from "./cpu";
+import { ADDRESS, INSTRUMENT } from "./journey";
 import { percentile, post } from "./load";
 import { createBenchApiKey, PROFILE_URL, seedCatalog, startServers } from "./server";
 
@@ -39,19 +40,6 @@ const productCount = num("HOT_PRODUCTS", 2000);
 /** Far more than 10 s at any rate here can sell: the hot SKU never runs out. */
 const LARGE_STOCK = 1_000_000;
 
-const ADDRESS = {
-  street_address: "1 Market St",
-  address_locality: "San Francisco",
-  address_region: "CA",
-  postal_code: "94105",
-  address_country: "US",
-};
-const INSTRUMENT = {
-  id: "i1",
-  handler_id: "mock_payment_handler",
-  type: "card",
-  credential: { type: "token", token: "success_token" },
-};
 const META = { "ucp-agent": { profile: PROFILE_URL } };
 
 // biome-ignore lint/suspicious/noExplicitAny: wire JSON, checked field by field where it matters

@@ -59,14 +59,14 @@ export interface JourneyReport {
   readonly doRoundtrip: readonly DoRow[];
 }
 
-const ADDRESS = {
+export const ADDRESS = {
   street_address: "1 Market St",
   address_locality: "San Francisco",
   address_region: "CA",
   postal_code: "94105",
   address_country: "US",
 };
-const INSTRUMENT = {
+export const INSTRUMENT = {
   id: "i1",
   handler_id: "mock_payment_handler",
   type: "card",

@@ -13,9 +13,10 @@
  * ~3 ms of kernel time in inode allocation (perf: ext4 `recently_deleted` under SQLite's
  * unixOpen); docs/benchmarks.md, "Where a new object's time goes".
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { Miniflare } from "miniflare";
+import { processTicks, workerdPids } from "./cpu";
+import { withTempDir } from "./server";
 
 const SCRIPT = `import { DurableObject } from "cloudflare:workers";
 export class Probe extends DurableObject {
@@ -40,36 +41,24 @@ const KINDS = ["plain", "same", "new", "new-write"] as const;
 const requests = Number(process.env.NEW_OBJECT_REQUESTS ?? 1500);
 const port = Number(process.env.NEW_OBJECT_PORT ?? 10040);
 
-/** utime + stime, in ms, of the workerd processes this process started (Linux /proc). */
+/** utime + stime, in ms, of the workerd processes this process started. */
 function workerdCpuMs(): number {
-  let ticks = 0;
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      const [name, rest] = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ");
-      const fields = (rest ?? "").split(" ");
-      // Other sessions run their own workerd: only this process's children count.
-      if (!name?.endsWith("(workerd") || Number(fields[1]) !== process.pid) continue;
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended between the listing and the read.
-    }
-  }
-  return ticks * 10;
+  return workerdPids().reduce((sum, pid) => sum + processTicks(pid), 0) * 10;
 }
 
 async function measure(dir: string): Promise<Record<string, number[]>> {
-  const before = process.env.TMPDIR;
-  process.env.TMPDIR = dir;
-  const mf = new Miniflare({
-    host: "127.0.0.1",
-    port,
-    modules: true,
-    script: SCRIPT,
-    compatibilityDate: "2026-04-01",
-    durableObjects: { PROBE: { className: "Probe", useSQLite: true } },
-  });
-  if (before === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = before;
+  const mf = withTempDir(
+    dir,
+    () =>
+      new Miniflare({
+        host: "127.0.0.1",
+        port,
+        modules: true,
+        script: SCRIPT,
+        compatibilityDate: "2026-04-01",
+        durableObjects: { PROBE: { className: "Probe", useSQLite: true } },
+      }),
+  );
   const origin = (await mf.ready).origin;
   const out: Record<string, number[]> = {};
   try {

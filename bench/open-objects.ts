@@ -11,9 +11,10 @@
  * (docs/benchmarks.md, "How many objects local workerd keeps open"). Miniflare's storage goes
  * where bench/server.ts puts it (tmpfs when there is one).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { Miniflare } from "miniflare";
-import { benchStorageDir } from "./server";
+import { workerdPids } from "./cpu";
+import { benchStorageDir, withTempDir } from "./server";
 
 const SCRIPT = `import { DurableObject } from "cloudflare:workers";
 export class Probe extends DurableObject {
@@ -29,33 +30,21 @@ const rate = Number(process.env.OPEN_OBJECTS_RATE ?? 200);
 const seconds = Number(process.env.OPEN_OBJECTS_SECONDS ?? 50);
 const port = Number(process.env.OPEN_OBJECTS_PORT ?? 10041);
 
-/** The workerd this process started (its child), by /proc. */
-function childWorkerd(): string | undefined {
-  return readdirSync("/proc").find((pid) => {
-    try {
-      const [name, rest] = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ");
-      return name?.endsWith("(workerd") && Number((rest ?? "").split(" ")[1]) === process.pid;
-    } catch {
-      return false;
-    }
-  });
-}
-
 const dir = benchStorageDir();
-const before = process.env.TMPDIR;
-if (dir) process.env.TMPDIR = dir;
-const mf = new Miniflare({
-  host: "127.0.0.1",
-  port,
-  modules: true,
-  script: SCRIPT,
-  compatibilityDate: "2026-04-01",
-  durableObjects: { PROBE: { className: "Probe", useSQLite: true } },
-});
-if (before === undefined) delete process.env.TMPDIR;
-else process.env.TMPDIR = before;
+const mf = withTempDir(
+  dir,
+  () =>
+    new Miniflare({
+      host: "127.0.0.1",
+      port,
+      modules: true,
+      script: SCRIPT,
+      compatibilityDate: "2026-04-01",
+      durableObjects: { PROBE: { className: "Probe", useSQLite: true } },
+    }),
+);
 const origin = (await mf.ready).origin;
-const pid = childWorkerd();
+const pid = workerdPids()[0];
 const fds = () => (pid ? readdirSync(`/proc/${pid}/fd`).length : Number.NaN);
 
 console.log(`${rate} new objects/s for ${seconds} s, storage in ${dir ?? "the OS temp dir"}`);

@@ -155,7 +155,7 @@ export function benchStorageDir(): string | undefined {
 }
 
 /** Miniflare picks its temporary directory from os.tmpdir() (TMPDIR) in its constructor. */
-function withTempDir<T>(dir: string | undefined, make: () => T): T {
+export function withTempDir<T>(dir: string | undefined, make: () => T): T {
   if (!dir) return make();
   const before = process.env.TMPDIR;
   process.env.TMPDIR = dir;
