@@ -3,6 +3,7 @@
  * one structured log line (src/lib/log.ts, docs/operations.md).
  */
 import { jsonResponse } from "./lib/http";
+import { nextIoTurn } from "./lib/io-turn";
 import { logRequest, startRequestLog } from "./lib/log";
 import { route } from "./router";
 
@@ -14,6 +15,8 @@ export { OrderObject } from "../durable-objects/order-object";
 
 export default {
   async fetch(request, env): Promise<Response> {
+    // Fair turns under load: src/lib/io-turn.ts.
+    await nextIoTurn();
     const log = startRequestLog(request);
     let response: Response;
     try {
