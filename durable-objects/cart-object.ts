@@ -18,7 +18,7 @@ import {
   recordLedger,
 } from "./shared/idempotency";
 import { type Caller, mayAct, OWNER_SCHEMA, recordedOwner, recordOwner } from "./shared/owner";
-import { ensureTables, hasTable } from "./shared/schema";
+import { deleteAllStorage, ensureTables, hasTable, transaction } from "./shared/schema";
 
 const CART_SCHEMA = `CREATE TABLE IF NOT EXISTS cart (
   id TEXT PRIMARY KEY,
@@ -60,7 +60,7 @@ export class CartObject extends DurableObject<Env> {
   /** Creates the cart; a repeated idempotency key replays the first response. */
   async create(command: CartCommand): Promise<CartReply> {
     const now = Date.now();
-    const reply = this.ctx.storage.transactionSync(() => {
+    const reply = transaction(this.ctx.storage, () => {
       ensureTables(this.ctx.storage.sql, [CART_SCHEMA, LEDGER_SCHEMA, OWNER_SCHEMA]);
       this.#ready = true;
       if (!this.#load(now)) recordOwner(this.ctx.storage.sql, command.caller);
@@ -98,7 +98,7 @@ export class CartObject extends DurableObject<Env> {
   async update(command: CartCommand): Promise<CartReply> {
     if (!this.#hasTables()) return { kind: "not_found" };
     const now = Date.now();
-    const reply = this.ctx.storage.transactionSync(() => {
+    const reply = transaction(this.ctx.storage, () => {
       if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
       const seen = this.#ledger(command.idempotency, now);
       if (seen) return seen;
@@ -118,7 +118,7 @@ export class CartObject extends DurableObject<Env> {
   async cancel(command: CartView & { idempotency: IdempotencyInput }): Promise<CartReply> {
     if (!this.#hasTables()) return { kind: "not_found" };
     const now = Date.now();
-    const reply = this.ctx.storage.transactionSync(() => {
+    const reply = transaction(this.ctx.storage, () => {
       if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
       const seen = this.#ledger(command.idempotency, now);
       if (seen) return seen;
@@ -152,7 +152,7 @@ export class CartObject extends DurableObject<Env> {
 
   async advanceCheckout(seen: number): Promise<number> {
     if (!this.#hasTables()) return seen;
-    return this.ctx.storage.transactionSync(() => {
+    return transaction(this.ctx.storage, () => {
       const sql = this.ctx.storage.sql;
       sql.exec(LINK_SCHEMA);
       const current =
@@ -169,7 +169,7 @@ export class CartObject extends DurableObject<Env> {
     if (!this.#hasTables()) return;
     const now = Date.now();
     this.#lastRead = undefined;
-    this.ctx.storage.transactionSync(() => {
+    transaction(this.ctx.storage, () => {
       sql.exec("DELETE FROM cart WHERE expires_at <= ?", now);
       pruneLedger(sql, now);
     });
@@ -216,7 +216,7 @@ export class CartObject extends DurableObject<Env> {
     if (deadlines.length === 0) {
       this.#ready = false;
       this.#lastRead = undefined;
-      await this.ctx.storage.deleteAll();
+      await deleteAllStorage(this.ctx.storage);
       return;
     }
     await this.ctx.storage.setAlarm(Math.min(...deadlines));

@@ -21,6 +21,7 @@ import type { Authentication } from "../src/payment/processor";
 import { processorFor } from "../src/payment/store-processor";
 import type { OrderObject } from "./order-object";
 import { endAttempt, loadAttempt, noteProgress, postponeAttempt, startAttempt } from "./shared/completion-attempt";
+import { transaction } from "./shared/schema";
 
 /** A recovery that failed (an object or the processor unavailable) is tried again this much later. */
 export const RECOVERY_RETRY_MS = 60_000;
@@ -99,7 +100,7 @@ export class CompletionAttempts {
       return { attempt, outcome };
     } catch (e) {
       console.error(`completion ${attempt.id}: recovery failed, retried later: ${e instanceof Error ? e.message : e}`);
-      this.ctx.storage.transactionSync(() => postponeAttempt(this.ctx.storage.sql, Date.now() + RECOVERY_RETRY_MS));
+      transaction(this.ctx.storage, () => postponeAttempt(this.ctx.storage.sql, Date.now() + RECOVERY_RETRY_MS));
       return undefined;
     }
   }
@@ -140,7 +141,7 @@ export class CompletionAttempts {
         attempt.lines.map((l) => l.variantId),
       ),
       order: (orderId) => this.env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>,
-      note: (progress) => this.ctx.storage.transactionSync(() => noteProgress(sql, attemptId, progress)),
+      note: (progress) => transaction(this.ctx.storage, () => noteProgress(sql, attemptId, progress)),
     };
   }
 }

@@ -41,7 +41,7 @@ import {
   recordLedger,
 } from "./shared/idempotency";
 import { type Caller, mayAct, OWNER_SCHEMA, recordOwner } from "./shared/owner";
-import { ensureTables, hasTable } from "./shared/schema";
+import { deleteAllStorage, ensureTables, hasTable, transaction } from "./shared/schema";
 
 const CHECKOUT_SCHEMA = "CREATE TABLE IF NOT EXISTS checkout (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
 /** Completed and canceled sessions stay readable this long, then the object clears itself. */
@@ -297,7 +297,7 @@ export class CheckoutObject extends DurableObject<Env> {
     });
     const checkout = this.#stored();
     if (checkout && TERMINAL.has(checkout.status) && now >= checkout.expires_at + CLOSED_RETENTION_MS) {
-      await this.ctx.storage.deleteAll();
+      await deleteAllStorage(this.ctx.storage);
       this.#known.clear();
       return;
     }
@@ -306,7 +306,7 @@ export class CheckoutObject extends DurableObject<Env> {
 
   #transact<T>(body: () => T): T {
     const ensure = !this.#known.has("meta");
-    const result = this.ctx.storage.transactionSync(() => {
+    const result = transaction(this.ctx.storage, () => {
       if (ensure)
         ensureTables(this.ctx.storage.sql, [
           "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",

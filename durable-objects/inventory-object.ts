@@ -43,7 +43,7 @@ import {
   sameLines,
   stockShardName,
 } from "./shared/inventory-plan";
-import { ensureTables, hasTable } from "./shared/schema";
+import { ensureTables, hasTable, transaction } from "./shared/schema";
 import { isStockShard, type LegacyStart, legacyStarts } from "./shared/stock-shard";
 
 export type {
@@ -131,7 +131,7 @@ export class InventoryObject extends DurableObject<Env> {
     const now = Date.now();
     const sql = this.ctx.storage.sql;
     let changed: string[] = [];
-    const outcome = this.ctx.storage.transactionSync((): ReserveOutcome => {
+    const outcome = transaction(this.ctx.storage, (): ReserveOutcome => {
       const ready = this.#hasTables();
       const prior = ready ? this.#reservation(id) : undefined;
       if (prior) {
@@ -184,7 +184,7 @@ export class InventoryObject extends DurableObject<Env> {
     const now = Date.now();
     const sql = this.ctx.storage.sql;
     let changed: string[] = [];
-    const outcome = this.ctx.storage.transactionSync((): ReleaseOutcome => {
+    const outcome = transaction(this.ctx.storage, (): ReleaseOutcome => {
       const prior = this.#reservation(reservationId);
       if (!prior) return { released: false, reason: "not_found" };
       if (prior.state === "released") return { released: false, reason: "already_released" };
@@ -210,7 +210,7 @@ export class InventoryObject extends DurableObject<Env> {
   async abandon(reservationId: string): Promise<{ abandoned: boolean }> {
     if (typeof reservationId !== "string" || !this.#hasTables()) return { abandoned: false };
     let changed: string[] = [];
-    const outcome = this.ctx.storage.transactionSync(() => {
+    const outcome = transaction(this.ctx.storage, () => {
       const prior = this.#reservation(reservationId);
       if (!prior) return { abandoned: false };
       const before = this.#states(prior.lines.map((l) => l.variantId));
@@ -305,7 +305,7 @@ export class InventoryObject extends DurableObject<Env> {
     const sql = this.ctx.storage.sql;
     const now = Date.now();
     let changed: string[] = [];
-    const outcome = this.ctx.storage.transactionSync((): RestockOutcome => {
+    const outcome = transaction(this.ctx.storage, (): RestockOutcome => {
       // Always: a store whose tables predate `restocks` or `ledger` gets them here (IF NOT EXISTS).
       ensureTables(sql, RESTOCK_SCHEMA);
       this.#ready = true;

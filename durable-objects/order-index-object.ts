@@ -25,7 +25,7 @@ import {
   statsStatements,
   upsertStatements,
 } from "./order-index/queries";
-import { ensureTables, hasTable } from "./shared/schema";
+import { ensureTables, hasTable, transaction } from "./shared/schema";
 
 const REBUILD_SCHEMA = `CREATE TABLE IF NOT EXISTS rebuild (
   slot INTEGER PRIMARY KEY CHECK (slot = 1),
@@ -70,7 +70,7 @@ export class OrderIndexObject extends DurableObject<Env> {
   upsertMany(rows: readonly IndexedVersion[]): void {
     const ensure = !this.#indexReady;
     this.#indexReady = false;
-    this.ctx.storage.transactionSync(() => {
+    transaction(this.ctx.storage, () => {
       if (ensure) ensureTables(this.ctx.storage.sql, INDEX_SCHEMA);
       for (const { entry, version } of rows) {
         for (const s of upsertStatements(entry, version)) this.#run(s);
@@ -83,7 +83,7 @@ export class OrderIndexObject extends DurableObject<Env> {
   async append(id: string, createdAt: number): Promise<void> {
     const ensure = !this.#logReady;
     this.#logReady = false;
-    this.ctx.storage.transactionSync(() => {
+    transaction(this.ctx.storage, () => {
       if (ensure) this.ctx.storage.sql.exec(LOG_SCHEMA);
       this.ctx.storage.sql.exec("INSERT OR IGNORE INTO order_log (id, created_at) VALUES (?, ?)", id, createdAt);
     });
@@ -135,7 +135,7 @@ export class OrderIndexObject extends DurableObject<Env> {
    */
   async rebuild(): Promise<RebuildStatus> {
     const now = Date.now();
-    this.ctx.storage.transactionSync(() => {
+    transaction(this.ctx.storage, () => {
       ensureTables(this.ctx.storage.sql, [...INDEX_SCHEMA, REBUILD_SCHEMA]);
       this.ctx.storage.sql.exec(
         "INSERT OR REPLACE INTO rebuild (slot, after, pulled, missing, started_at, done_at) VALUES (1, '', 0, 0, ?, NULL)",

@@ -64,7 +64,7 @@ import {
   recordLedger,
   restateAnswer,
 } from "./shared/idempotency";
-import { ensureTables, hasTable } from "./shared/schema";
+import { ensureTables, hasTable, transaction } from "./shared/schema";
 
 const ORDER_SCHEMA = "CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
 // Orders placed before the outbox existed have only `orders`: their first change adds the rest.
@@ -137,7 +137,7 @@ export class OrderObject extends DurableObject<Env> {
     const now = Date.now();
     const tables = creationTables(order);
     const ensure = !this.#known.has(ALL);
-    const outcome = this.ctx.storage.transactionSync(() => {
+    const outcome = transaction(this.ctx.storage, () => {
       if (ensure)
         ensureTables(
           this.ctx.storage.sql,
@@ -338,7 +338,7 @@ export class OrderObject extends DurableObject<Env> {
     if (!isDue(effectsDeadline(this.ctx.storage.sql))) return;
     const touched = await runDueEffects(this.ctx.storage.sql, this.#ports(), Date.now());
     if (touched.size === 0) return;
-    this.ctx.storage.transactionSync(() => {
+    transaction(this.ctx.storage, () => {
       let order = this.#load();
       if (!order) return;
       for (const id of touched) order = settleAdjustment(order, id, effectsStatus(this.ctx.storage.sql, id));
@@ -378,7 +378,7 @@ export class OrderObject extends DurableObject<Env> {
     };
     await deliverWebhooks(this.ctx.storage.sql, post, retry, Date.now);
     // Delivery outcomes are index facts too (the dashboard's webhook failures).
-    this.ctx.storage.transactionSync(() => {
+    transaction(this.ctx.storage, () => {
       const order = this.#load();
       if (order) this.#feed(order, Date.now());
     });
@@ -452,7 +452,7 @@ export class OrderObject extends DurableObject<Env> {
   /** A transaction with every table present (orders from before a table existed gain it here). */
   #transact<T>(body: () => T): T {
     const ensure = !this.#known.has(ALL);
-    const result = this.ctx.storage.transactionSync(() => {
+    const result = transaction(this.ctx.storage, () => {
       if (ensure) ensureTables(this.ctx.storage.sql, TABLES);
       return body();
     });

@@ -1,0 +1,52 @@
+/**
+ * Objects remember the tables they have seen (durable-objects/shared/schema.ts, issue 14):
+ * one sqlite_master lookup per table per object instead of one per use. A remembered table
+ * must be forgotten when it can disappear: the transaction that created it rolls back, or
+ * deleteAll drops everything.
+ */
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { CartObject } from "../../durable-objects/cart-object";
+import { deleteAllStorage, hasTable, transaction } from "../../durable-objects/shared/schema";
+
+const fresh = () => env.CART.getByName(`schema-${crypto.randomUUID()}`) as DurableObjectStub<CartObject>;
+
+describe("tables an object has seen", () => {
+  it("are answered from memory once seen (one lookup per table per object)", async () => {
+    await runInDurableObject(fresh(), (_o: CartObject, state) => {
+      const sql = state.storage.sql;
+      sql.exec("CREATE TABLE t (x INTEGER)");
+      expect(hasTable(sql, "t")).toBe(true);
+      // Behind the memo's back (nothing in the project drops a table this way): still remembered,
+      // which is what shows the second answer came from memory, on the same storage handle.
+      sql.exec("DROP TABLE t");
+      expect(hasTable(state.storage.sql, "t")).toBe(true);
+      expect(hasTable(sql, "never_created")).toBe(false);
+    });
+  });
+
+  it("are forgotten when the transaction that created them rolls back", async () => {
+    await runInDurableObject(fresh(), (_o: CartObject, state) => {
+      expect(() =>
+        transaction(state.storage, () => {
+          state.storage.sql.exec("CREATE TABLE t (x INTEGER)");
+          expect(hasTable(state.storage.sql, "t")).toBe(true);
+          throw new Error("roll back");
+        }),
+      ).toThrow("roll back");
+      expect(hasTable(state.storage.sql, "t")).toBe(false);
+      // A committed one is remembered as before.
+      transaction(state.storage, () => state.storage.sql.exec("CREATE TABLE u (x INTEGER)"));
+      expect(hasTable(state.storage.sql, "u")).toBe(true);
+    });
+  });
+
+  it("are forgotten by deleteAll", async () => {
+    await runInDurableObject(fresh(), async (_o: CartObject, state) => {
+      state.storage.sql.exec("CREATE TABLE t (x INTEGER)");
+      expect(hasTable(state.storage.sql, "t")).toBe(true);
+      await deleteAllStorage(state.storage);
+      expect(hasTable(state.storage.sql, "t")).toBe(false);
+    });
+  });
+});
