@@ -9,7 +9,7 @@
 import http from "node:http";
 import { MCP_PATH } from "../src/config";
 import { cpuMeter } from "./cpu";
-import { type LoadOptions, percentile, post, runScenario } from "./load";
+import { type LoadOptions, percentile, post, runScenario, send } from "./load";
 import { checkRpcResult } from "./scenarios";
 import { DO_BASELINE_PATH, PROFILE_URL, type SeedInfo } from "./server";
 
@@ -294,35 +294,15 @@ function request(
     return post(agent, url, JSON.stringify(call.body), timeoutMs, extra);
   }
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: call.method,
-        timeout: timeoutMs,
-        headers: {
-          ...headers,
-          accept: "application/json",
-          ...(body === undefined
-            ? {}
-            : { "content-type": "application/json", "content-length": Buffer.byteLength(body) }),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () =>
-          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
-        );
-        response.on("error", reject);
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error(`no response within ${timeoutMs} ms`)));
-    req.on("error", reject);
-    req.end(body);
+  return send(agent, url, {
+    method: call.method,
+    body,
+    timeoutMs,
+    headers: {
+      ...headers,
+      accept: "application/json",
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
   });
 }
 

@@ -158,13 +158,39 @@ export function percentile(sorted: Float64Array, q: number): number {
   return sorted[rank] as number;
 }
 
+export interface Answer {
+  readonly status: number;
+  readonly text: string;
+  readonly headers: http.IncomingHttpHeaders;
+}
+
+/** An MCP-style JSON POST (what MCP Streamable HTTP clients send; the server answers JSON). */
 export function post(
   agent: http.Agent,
   url: URL,
   body: string,
   timeoutMs: number,
   extraHeaders?: Readonly<Record<string, string>>,
-): Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders }> {
+): Promise<Answer> {
+  return send(agent, url, {
+    method: "POST",
+    body,
+    timeoutMs,
+    headers: { ...extraHeaders, "content-type": "application/json", accept: "application/json, text/event-stream" },
+  });
+}
+
+export interface SendOptions {
+  readonly method: string;
+  /** Sent with its content-length; none for a bodiless request. */
+  readonly body?: string;
+  readonly timeoutMs: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** One request on a (keep-alive) agent, the whole answer read as UTF-8. */
+export function send(agent: http.Agent, url: URL, options: SendOptions): Promise<Answer> {
+  const { method, body, timeoutMs } = options;
   return new Promise((resolve, reject) => {
     const request = http.request(
       {
@@ -172,15 +198,10 @@ export function post(
         host: url.hostname,
         port: url.port,
         path: url.pathname + url.search,
-        method: "POST",
+        method,
         timeout: timeoutMs,
-        headers: {
-          ...extraHeaders,
-          "content-type": "application/json",
-          // What MCP Streamable HTTP clients send; the server answers JSON.
-          accept: "application/json, text/event-stream",
-          "content-length": Buffer.byteLength(body),
-        },
+        headers:
+          body === undefined ? options.headers : { ...options.headers, "content-length": Buffer.byteLength(body) },
       },
       (response) => {
         const chunks: Buffer[] = [];

@@ -14,9 +14,8 @@
  * unixOpen); docs/benchmarks.md, "Where a new object's time goes".
  */
 import { tmpdir } from "node:os";
-import { Miniflare } from "miniflare";
 import { processTicks, workerdPids } from "./cpu";
-import { withTempDir } from "./server";
+import { probeMiniflare } from "./server";
 
 const SCRIPT = `import { DurableObject } from "cloudflare:workers";
 export class Probe extends DurableObject {
@@ -47,18 +46,7 @@ function workerdCpuMs(): number {
 }
 
 async function measure(dir: string): Promise<Record<string, number[]>> {
-  const mf = withTempDir(
-    dir,
-    () =>
-      new Miniflare({
-        host: "127.0.0.1",
-        port,
-        modules: true,
-        script: SCRIPT,
-        compatibilityDate: "2026-04-01",
-        durableObjects: { PROBE: { className: "Probe", useSQLite: true } },
-      }),
-  );
+  const mf = probeMiniflare(dir, port, SCRIPT);
   const origin = (await mf.ready).origin;
   const out: Record<string, number[]> = {};
   try {

@@ -12,9 +12,8 @@
  * where bench/server.ts puts it (tmpfs when there is one).
  */
 import { readdirSync } from "node:fs";
-import { Miniflare } from "miniflare";
 import { workerdPids } from "./cpu";
-import { benchStorageDir, withTempDir } from "./server";
+import { benchStorageDir, probeMiniflare } from "./server";
 
 const SCRIPT = `import { DurableObject } from "cloudflare:workers";
 export class Probe extends DurableObject {
@@ -31,18 +30,7 @@ const seconds = Number(process.env.OPEN_OBJECTS_SECONDS ?? 50);
 const port = Number(process.env.OPEN_OBJECTS_PORT ?? 10041);
 
 const dir = benchStorageDir();
-const mf = withTempDir(
-  dir,
-  () =>
-    new Miniflare({
-      host: "127.0.0.1",
-      port,
-      modules: true,
-      script: SCRIPT,
-      compatibilityDate: "2026-04-01",
-      durableObjects: { PROBE: { className: "Probe", useSQLite: true } },
-    }),
-);
+const mf = probeMiniflare(dir, port, SCRIPT);
 const origin = (await mf.ready).origin;
 const pid = workerdPids()[0];
 const fds = () => (pid ? readdirSync(`/proc/${pid}/fd`).length : Number.NaN);

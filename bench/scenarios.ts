@@ -7,7 +7,7 @@ import http from "node:http";
 import { MCP_PATH } from "../src/config";
 import { DISCOVERY_PATH } from "./discovery-server";
 import { mulberry32 } from "./generate-catalog";
-import type { Scenario } from "./load";
+import { type Scenario, send } from "./load";
 import { BASELINE_PATH, DO_BASELINE_PATH, PROFILE_URL } from "./server";
 
 export { MCP_PATH };
@@ -203,26 +203,7 @@ export function staticScenarios({ origin, discoveryOrigin, profile }: StaticInpu
 function discoveryScenario(url: string, profile: string): Scenario {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true });
-  const get = () =>
-    new Promise<{ status: number; type: string; text: string }>((resolve, reject) => {
-      const request = http.get(
-        { agent, host: target.hostname, port: target.port, path: target.pathname, timeout: 30_000 },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on("data", (chunk: Buffer) => chunks.push(chunk));
-          response.on("end", () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              type: String(response.headers["content-type"]),
-              text: Buffer.concat(chunks).toString("utf8"),
-            }),
-          );
-          response.on("error", reject);
-        },
-      );
-      request.on("timeout", () => request.destroy(new Error("no response within 30000 ms")));
-      request.on("error", reject);
-    });
+  const get = () => send(agent, target, { method: "GET", timeoutMs: 30_000 });
   return {
     name: "discovery",
     url,
@@ -230,7 +211,8 @@ function discoveryScenario(url: string, profile: string): Scenario {
     nextBody: () => "",
     check: () => undefined,
     async journey() {
-      const { status, type, text } = await get();
+      const { status, headers, text } = await get();
+      const type = String(headers["content-type"]);
       if (status === 200 && type === "application/json" && text === profile) return undefined;
       return `HTTP ${status} (${type}): ${text.slice(0, 300)}`;
     },

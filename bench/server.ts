@@ -167,6 +167,25 @@ export function withTempDir<T>(dir: string | undefined, make: () => T): T {
   }
 }
 
+/**
+ * A Miniflare serving one probe script (bench/new-object.ts, bench/open-objects.ts): its
+ * SQLite-backed `Probe` class bound as PROBE, its temporary storage under `dir`.
+ */
+export function probeMiniflare(dir: string | undefined, port: number, script: string): Miniflare {
+  return withTempDir(
+    dir,
+    () =>
+      new Miniflare({
+        host: "127.0.0.1",
+        port,
+        modules: true,
+        script,
+        compatibilityDate: "2026-04-01",
+        durableObjects: { PROBE: { className: "Probe", useSQLite: true } },
+      }),
+  );
+}
+
 export async function startServers(scriptPath: string, port: number, inspectorPort?: number): Promise<Servers> {
   const outbound: OutboundStats = { profileFetches: 0, unexpected: [] };
   const mf = withTempDir(
