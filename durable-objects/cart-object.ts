@@ -49,8 +49,6 @@ export interface CartCommand extends CartView {
 export type CartReply = { kind: "ok"; body: string } | { kind: "not_found" } | { kind: "conflict" };
 
 export class CartObject extends DurableObject<Env> {
-  /** Whether the tables exist: a cache of what SQLite says, reset when storage is deleted. */
-  #ready = false;
   /**
    * The last read's answer. Only this object writes its storage, and every write drops it,
    * so it is never stale; it saves reads (the most frequent call) the query and the JSON work.
@@ -62,7 +60,6 @@ export class CartObject extends DurableObject<Env> {
     const now = Date.now();
     const reply = transaction(this.ctx.storage, () => {
       ensureTables(this.ctx.storage.sql, [CART_SCHEMA, LEDGER_SCHEMA, OWNER_SCHEMA]);
-      this.#ready = true;
       if (!this.#load(now)) recordOwner(this.ctx.storage.sql, command.caller);
       if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
       const seen = this.#ledger(command.idempotency, now);
@@ -176,9 +173,9 @@ export class CartObject extends DurableObject<Env> {
     await this.#arm();
   }
 
+  /** Whether the tables exist (shared/schema.ts remembers it). */
   #hasTables(): boolean {
-    this.#ready ||= hasTable(this.ctx.storage.sql, "cart");
-    return this.#ready;
+    return hasTable(this.ctx.storage.sql, "cart");
   }
 
   #ledger(idempotency: IdempotencyInput | undefined, now: number): CartReply | undefined {
@@ -214,7 +211,6 @@ export class CartObject extends DurableObject<Env> {
     const cart = sql.exec<{ expires_at: number }>("SELECT expires_at FROM cart").toArray()[0];
     const deadlines = [cart?.expires_at, ledgerDeadline(sql)].filter((d): d is number => d !== undefined);
     if (deadlines.length === 0) {
-      this.#ready = false;
       this.#lastRead = undefined;
       await deleteAllStorage(this.ctx.storage);
       return;

@@ -86,11 +86,11 @@ export class CheckoutObject extends DurableObject<Env> {
   readonly #completion = new CompletionAttempts(this.ctx, this.env);
   /**
    * Schema steps known to be committed in this instance's storage, so a request pays for no
-   * `CREATE TABLE IF NOT EXISTS` or sqlite_master lookup it already did: noted only after the
+   * `CREATE TABLE IF NOT EXISTS` it already ran: noted only after the
    * transaction that ran them returned (a rolled-back one notes nothing), forgotten by
    * deleteAll, the only thing that drops tables.
    */
-  readonly #known = new Set<"create" | "meta" | "checkout">();
+  readonly #known = new Set<"create" | "meta">();
   /**
    * The session as last read or written, with the stored text it came from. A request reads
    * the row several times (the change, its answer, the alarm's deadline): the text is still
@@ -115,7 +115,7 @@ export class CheckoutObject extends DurableObject<Env> {
       this.#save(checkout);
       return this.#record(command, this.#shown(checkout, command), now);
     });
-    this.#known.add("create").add("checkout");
+    this.#known.add("create");
     await this.#arm();
     return reply;
   }
@@ -317,11 +317,9 @@ export class CheckoutObject extends DurableObject<Env> {
     return result;
   }
 
+  /** Whether a session was ever stored here (shared/schema.ts remembers the table). */
   #exists(): boolean {
-    if (this.#known.has("checkout")) return true;
-    const exists = hasTable(this.ctx.storage.sql, "checkout");
-    if (exists) this.#known.add("checkout");
-    return exists;
+    return hasTable(this.ctx.storage.sql, "checkout");
   }
 
   #stored(): CheckoutState | undefined {

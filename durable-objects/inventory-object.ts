@@ -36,6 +36,7 @@ import {
   type ReserveLine,
   type ReserveOutcome,
   type RestockOutcome,
+  refusedReserve,
   restockedLevel,
   type StockChange,
   type StockLevel,
@@ -90,8 +91,6 @@ interface Reservation {
 }
 
 export class InventoryObject extends DurableObject<Env> {
-  /** Whether the tables exist: a cache of what SQLite says (nothing here ever drops them). */
-  #ready = false;
   /** Whether this object is a stock shard; otherwise the store-wide object (or a test's). */
   readonly #shard = isStockShard(this.ctx.id.name);
   /**
@@ -117,10 +116,7 @@ export class InventoryObject extends DurableObject<Env> {
     catalogVersion: string,
   ): Promise<ReserveOutcome> {
     const parsed = parseReserve(reservationId, lines, levels, catalogVersion);
-    if (!parsed.ok) {
-      const id = typeof reservationId === "string" ? reservationId : "";
-      return { ok: false, reservationId: id, reason: "invalid_input", issues: parsed.error };
-    }
+    if (!parsed.ok) return refusedReserve(reservationId, parsed.error);
     const foreign = this.#foreignLines(parsed.value.lines);
     if (foreign)
       return { ok: false, reservationId: parsed.value.reservationId, reason: "invalid_input", issues: foreign };
@@ -169,8 +165,6 @@ export class InventoryObject extends DurableObject<Env> {
       changed = this.#changed(before);
       return { ok: true, reservationId: id, replayed: false };
     });
-    // Set only once the transaction committed: a rolled-back one leaves no tables.
-    if (outcome.ok) this.#ready = true;
     if (outcome.ok && !outcome.replayed) await this.#publish(changed);
     return outcome;
   }
@@ -308,7 +302,6 @@ export class InventoryObject extends DurableObject<Env> {
     const outcome = transaction(this.ctx.storage, (): RestockOutcome => {
       // Always: a store whose tables predate `restocks` or `ledger` gets them here (IF NOT EXISTS).
       ensureTables(sql, RESTOCK_SCHEMA);
-      this.#ready = true;
       const prior = priorAnswer(sql, ledger, now);
       if (prior?.kind === "conflict") return { ok: false, reason: "conflict" };
       if (prior) return { ...(JSON.parse(prior.body) as RestockAnswer), replayed: true };
@@ -420,9 +413,9 @@ export class InventoryObject extends DurableObject<Env> {
     }
   }
 
+  /** Whether the tables exist (shared/schema.ts remembers it). */
   #hasTables(): boolean {
-    this.#ready ||= hasTable(this.ctx.storage.sql, "stock");
-    return this.#ready;
+    return hasTable(this.ctx.storage.sql, "stock");
   }
 
   #reservation(id: string): Reservation | undefined {

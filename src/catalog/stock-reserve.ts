@@ -45,6 +45,12 @@ export const VERSION_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/;
 
 export const isId = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH;
 
+/** reserve()'s answer to input parseReserve refused: the id as given, when it is a string. */
+export function refusedReserve(reservationId: unknown, issues: InputIssue[]): ReserveOutcome {
+  const id = typeof reservationId === "string" ? reservationId : "";
+  return { ok: false, reservationId: id, reason: "invalid_input", issues };
+}
+
 /** Checks everything reserve() is given; RPC callers are typed, but bugs arrive as values too. */
 export function parseReserve(
   reservationId: unknown,

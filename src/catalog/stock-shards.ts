@@ -18,6 +18,7 @@ import {
   type ReleaseOutcome,
   type ReserveLine,
   type ReserveOutcome,
+  refusedReserve,
   type ShortLine,
   type StockLevel,
 } from "./stock-reserve";
@@ -58,10 +59,7 @@ export async function reserveStock(
   catalogVersion: string,
 ): Promise<ReserveOutcome> {
   const parsed = parseReserve(reservationId, lines, levels, catalogVersion);
-  if (!parsed.ok) {
-    const id = typeof reservationId === "string" ? reservationId : "";
-    return { ok: false, reservationId: id, reason: "invalid_input", issues: parsed.error };
-  }
+  if (!parsed.ok) return refusedReserve(reservationId, parsed.error);
   const request = parsed.value;
   const id = request.reservationId;
   const groups = [...byShard(request.lines, (l) => l.variantId)];
