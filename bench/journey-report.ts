@@ -10,7 +10,7 @@ const causes = (row: JourneyRow) =>
 
 /** The issue's bar: 100 journeys/s at C=32, 0 failed at 32 and 64, p99 < 1 s at 32 (MCP). */
 export function journeyTargets(report: JourneyReport): string[] {
-  const mcp = (c: number) => report.rows.find((r) => r.binding === "mcp" && r.concurrency === c);
+  const mcp = (c: number) => report.rows.find((r) => r.binding === "mcp" && r.via === "direct" && r.concurrency === c);
   const at32 = mcp(32);
   const at64 = mcp(64);
   const line = (pass: boolean, text: string) => `- ${pass ? "PASS" : "FAIL"}: ${text}`;
@@ -43,17 +43,19 @@ export function journeyMarkdown(report: JourneyReport): string[] {
     "",
     `Authenticated platform (API key), closed loop, ${freshConnections() ? "a new connection per request (BENCH_JOURNEY_FRESH_CONNECTIONS=1: the control, not the issue's driver)" : "one keep-alive socket per client"}, ${report.warmupSeconds} s warm-up + ${report.seconds} s per row. Miniflare's temporary storage: ${benchStorageDir() ?? "the OS temp dir"}. tools/list: ${report.toolsListBytes} bytes.`,
     "",
+    "Rows reach the Worker on its own socket; the `mcp (entry)` row goes through Miniflare's entry worker (dev tooling, bench/server.ts `direct`).",
+    "",
     `| binding | C | journeys/s | journey p50 / p99 ms | ${stepHeads.join(" | ")} | failed / requests | failures by cause | workerd CPU ms/journey | cores: client / workerd / others |`,
     `|---|---:|---:|---:|${JOURNEY_STEPS.map(() => "---:").join("|")}|---:|---|---:|---:|`,
     ...report.rows.map(
       (r) =>
-        `| ${r.binding} | ${r.concurrency} | ${r.journeysPerSecond.toFixed(1)} | ${ms(r.journeyP50)} / ${ms(r.journeyP99)} | ` +
+        `| ${r.binding}${r.via === "entry" ? " (entry)" : ""} | ${r.concurrency} | ${r.journeysPerSecond.toFixed(1)} | ${ms(r.journeyP50)} / ${ms(r.journeyP99)} | ` +
         `${JOURNEY_STEPS.map((s) => `${ms(r.steps[s].p50)} / ${ms(r.steps[s].p99)}`).join(" | ")} | ` +
         `${r.failed} / ${r.requests} | ${causes(r)} | ${ms(r.workerdCpuMsPerJourney)} | ` +
         `${r.cores.client.toFixed(2)} / ${r.cores.workerd.toFixed(2)} / ${r.cores.others.toFixed(2)} |`,
     ),
     "",
-    "Bare Durable Object round trip, same run:",
+    "Bare Durable Object round trip (its worker's own socket), same run:",
     "",
     "| C | req/s | p50 ms | p99 ms | errors |",
     "|---:|---:|---:|---:|---:|",

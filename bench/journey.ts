@@ -23,8 +23,12 @@ export interface StepFigures {
   readonly p99: number;
 }
 
+/** How requests reach the Worker: its own socket, or through Miniflare's entry worker (server.ts). */
+export type Via = "direct" | "entry";
+
 export interface JourneyRow {
   readonly binding: Binding;
+  readonly via: Via;
   readonly concurrency: number;
   readonly seconds: number;
   readonly journeys: number;
@@ -181,7 +185,9 @@ function networkCause(e: unknown): string {
 }
 
 export interface JourneyInputs {
+  /** The Worker's own socket (Servers.direct.ucp) or, with `via: "entry"`, Miniflare's entry. */
   readonly origin: string;
+  readonly via?: Via;
   readonly apiKey: string;
   /** Products whose default variant can be bought; each journey takes two no other journey took yet. */
   readonly productIds: readonly string[];
@@ -204,7 +210,7 @@ export async function runJourneys(
     const tally = await closedLoop(binding, inputs, agent, options, concurrency, options.seconds);
     const cpu = stop();
     const seconds = (performance.now() - started) / 1000;
-    return summarize(binding, concurrency, seconds, tally, cpu);
+    return { ...summarize(binding, concurrency, seconds, tally, cpu), via: inputs.via ?? "direct" };
   } finally {
     agent.destroy();
   }
@@ -317,7 +323,7 @@ function summarize(
   seconds: number,
   tally: Tally,
   cpu: ReturnType<ReturnType<typeof cpuMeter>>,
-): JourneyRow {
+): Omit<JourneyRow, "via"> {
   const journeys = figures(tally.journeys);
   const failed = [...tally.causes.values()].reduce((a, b) => a + b, 0);
   const journeysPerSecond = journeys.count / seconds;
@@ -401,13 +407,17 @@ export function journeyProductIds(seeded: Pick<SeedInfo, "products" | "stock">):
     .map((p) => p.id);
 }
 
+/** The level whose MCP row is also measured through Miniflare's entry worker, for comparison. */
+const ENTRY_LEVEL = 32;
+
 /**
  * Every level in turn: the DO round trip, then MCP, then REST, each after waiting for the
- * machine to go quiet. Journeys start halfway through the products, away from the ones
- * checkout_journey buys when both run.
+ * machine to go quiet; then MCP at C = 32 once more through Miniflare's entry worker (what
+ * the issue's first figures went through). Journeys start halfway through the products, away
+ * from the ones checkout_journey buys when both run.
  */
 export async function measureJourneys(
-  inputs: JourneyInputs,
+  inputs: JourneyInputs & { readonly entryOrigin: string; readonly doOrigin: string },
   options: LoadOptions,
   quiet: () => Promise<unknown>,
   step: (message: string) => void,
@@ -419,7 +429,7 @@ export async function measureJourneys(
   for (const concurrency of levels) {
     await quiet();
     step(`do_roundtrip at C=${concurrency}`);
-    doRows.push(await doRoundtrip(inputs.origin, options, concurrency));
+    doRows.push(await doRoundtrip(inputs.doOrigin, options, concurrency));
     for (const binding of ["mcp", "rest"] as const) {
       await quiet();
       step(`journey over ${binding} at C=${concurrency}: ${options.warmupSeconds} s warm-up + ${options.seconds} s`);
@@ -427,6 +437,13 @@ export async function measureJourneys(
       if (row.firstFailure) console.error(`  first failure (${row.failed} total): ${row.firstFailure}`);
       rows.push(row);
     }
+  }
+  if (levels.includes(ENTRY_LEVEL)) {
+    await quiet();
+    step(`journey over mcp at C=${ENTRY_LEVEL} through Miniflare's entry worker`);
+    const row = await runJourneys("mcp", { ...inputs, origin: inputs.entryOrigin, via: "entry" }, options, ENTRY_LEVEL);
+    if (row.firstFailure) console.error(`  first failure (${row.failed} total): ${row.firstFailure}`);
+    rows.push(row);
   }
   return {
     concurrency: levels,

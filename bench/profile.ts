@@ -4,13 +4,13 @@
  *   node --experimental-websocket scripts/run.mjs bench/profile.ts [--cdp] [bundle-dir ...]
  *
  * Without bundle dirs it builds the tree as deployed (wrangler --dry-run). Each round starts
- * each bundle in turn on a fresh Miniflare (a small catalog), runs the MCP journey at C = 1
+ * each bundle in turn on a fresh Miniflare (a small catalog), runs the MCP journey at C = 1 (or PROFILE_CONCURRENCY)
  * and reports workerd CPU ms per journey from /proc: the figure another process's load
  * distorts least, so before/after bundles are compared alternately, round by round. With
  * --cdp it also takes a V8 CPU profile of the Worker's isolate over the inspector and prints
  * self time per function and the time under each pipeline stage.
  *
- * Env: PROFILE_SECONDS (15), PROFILE_ROUNDS (3), PROFILE_PORT (10020; the inspector takes
+ * Env: PROFILE_SECONDS (15), PROFILE_ROUNDS (3), PROFILE_CONCURRENCY (1: least distorted by queueing), PROFILE_PORT (10020; the inspector takes
  * the next port), PROFILE_PRODUCTS (2,000), PROFILE_OUT (a file for the last round's raw V8 profile).
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -27,6 +27,7 @@ const seconds = env("PROFILE_SECONDS", 15);
 const rounds = env("PROFILE_ROUNDS", 3);
 const port = env("PROFILE_PORT", 10020);
 const products = env("PROFILE_PRODUCTS", 2000);
+const concurrency = env("PROFILE_CONCURRENCY", 1);
 const cdp = process.argv.includes("--cdp");
 const dirs = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 
@@ -43,8 +44,8 @@ async function measure(file: string): Promise<{ cpuMs: number; jps: number; fail
   try {
     const seeded = await seedCatalog(servers.mf, products, 1);
     const apiKey = await createBenchApiKey(servers.mf);
-    const inputs = { origin: servers.origin, apiKey, productIds: journeyProductIds(seeded) };
-    const options = { seconds, warmupSeconds: 3, concurrency: 1, maxRequests: 1e9, timeoutMs: 30_000 };
+    const inputs = { origin: servers.direct.ucp, apiKey, productIds: journeyProductIds(seeded) };
+    const options = { seconds, warmupSeconds: 3, concurrency, maxRequests: 1e9, timeoutMs: 30_000 };
     const profiler = cdp ? await openProfiler(port + 1, "ucp-worker") : undefined;
     await profiler?.start();
     const row = await runJourneys("mcp", inputs, options, 1);

@@ -228,7 +228,13 @@ async function bench(
   if (wanted("journey")) {
     const quiet = () => waitForQuiet(idleWaitSeconds, 0.3);
     journey = await measureJourneys(
-      { origin: servers.origin, apiKey, productIds: journeyProductIds(seeded) },
+      {
+        origin: servers.direct.ucp,
+        entryOrigin: servers.origin,
+        doOrigin: servers.direct.doBaseline,
+        apiKey,
+        productIds: journeyProductIds(seeded),
+      },
       options,
       quiet,
       step,
