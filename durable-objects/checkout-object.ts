@@ -32,6 +32,7 @@ import {
   saveVerification,
   verificationView,
 } from "./checkout-verification";
+import { ATTEMPT_SCHEMA } from "./shared/completion-attempt";
 import {
   type IdempotencyInput,
   LEDGER_SCHEMA,
@@ -44,6 +45,13 @@ import { type Caller, mayAct, OWNER_SCHEMA, recordOwner } from "./shared/owner";
 import { deleteAllStorage, ensureTables, hasTable, transaction } from "./shared/schema";
 
 const CHECKOUT_SCHEMA = "CREATE TABLE IF NOT EXISTS checkout (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
+const META_SCHEMA = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
+/**
+ * A new session's tables, in one statement, the completion attempt's included: a table
+ * created later (at complete) changes the schema under every statement this object has
+ * prepared, and SQLite prepares each of them again.
+ */
+const SESSION_TABLES = [META_SCHEMA, CHECKOUT_SCHEMA, LEDGER_SCHEMA, OWNER_SCHEMA, ATTEMPT_SCHEMA];
 /** Completed and canceled sessions stay readable this long, then the object clears itself. */
 export const CLOSED_RETENTION_MS = 30 * 24 * 3600_000;
 
@@ -85,12 +93,14 @@ export interface CompletionCommand extends CheckoutView, AttemptSource {
 export class CheckoutObject extends DurableObject<Env> {
   readonly #completion = new CompletionAttempts(this.ctx, this.env);
   /**
-   * Schema steps known to be committed in this instance's storage, so a request pays for no
+   * Schemas known to be committed in this instance's storage, so a request pays for no
    * `CREATE TABLE IF NOT EXISTS` it already ran: noted only after the
    * transaction that ran them returned (a rolled-back one notes nothing), forgotten by
    * deleteAll, the only thing that drops tables.
    */
-  readonly #known = new Set<"create" | "meta">();
+  readonly #known = new Set<string>();
+  /** The alarm time this instance last set, so an unchanged deadline is not set again. */
+  #armed: number | undefined;
   /**
    * The session as last read or written, with the stored text it came from. A request reads
    * the row several times (the change, its answer, the alarm's deadline): the text is still
@@ -101,9 +111,7 @@ export class CheckoutObject extends DurableObject<Env> {
 
   async create(command: CheckoutCreate): Promise<CheckoutReply> {
     const now = Date.now();
-    const ensure = !this.#known.has("create");
     const reply = this.#transact(() => {
-      if (ensure) ensureTables(this.ctx.storage.sql, [CHECKOUT_SCHEMA, LEDGER_SCHEMA, OWNER_SCHEMA]);
       if (!this.#stored()) {
         recordOwner(this.ctx.storage.sql, command.caller);
         if (!command.caller.handoff) noteOwnerWebhook(this.ctx.storage.sql, command.ownerWebhookUrl);
@@ -114,8 +122,7 @@ export class CheckoutObject extends DurableObject<Env> {
       const checkout = this.#load(now) ?? computeCheckout(undefined, command.base, command.input, command.config, now);
       this.#save(checkout);
       return this.#record(command, this.#shown(checkout, command), now);
-    });
-    this.#known.add("create");
+    }, SESSION_TABLES);
     await this.#arm();
     return reply;
   }
@@ -281,6 +288,8 @@ export class CheckoutObject extends DurableObject<Env> {
    * clears a closed session after its retention. At-least-once safe; never re-armed in the past.
    */
   override async alarm(): Promise<void> {
+    // The alarm that fired is no longer set (this run sets the next one).
+    this.#armed = undefined;
     if (!this.#exists()) return;
     await this.#completion.idle();
     const recovered = await this.#completion.recover(Date.now());
@@ -299,21 +308,20 @@ export class CheckoutObject extends DurableObject<Env> {
     if (checkout && TERMINAL.has(checkout.status) && now >= checkout.expires_at + CLOSED_RETENTION_MS) {
       await deleteAllStorage(this.ctx.storage);
       this.#known.clear();
+      this.#armed = undefined;
       return;
     }
     await this.#arm(RECOVERY_RETRY_MS);
   }
 
-  #transact<T>(body: () => T): T {
-    const ensure = !this.#known.has("meta");
+  /** A transaction with these tables present (every one has `meta`), created in one statement if new here. */
+  #transact<T>(body: () => T, tables: readonly string[] = [META_SCHEMA]): T {
+    const missing = tables.filter((t) => !this.#known.has(t));
     const result = transaction(this.ctx.storage, () => {
-      if (ensure)
-        ensureTables(this.ctx.storage.sql, [
-          "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        ]);
+      ensureTables(this.ctx.storage.sql, missing);
       return body();
     });
-    this.#known.add("meta");
+    for (const t of missing) this.#known.add(t);
     return result;
   }
 
@@ -401,7 +409,13 @@ export class CheckoutObject extends DurableObject<Env> {
       ledgerDeadline(this.ctx.storage.sql),
     ].filter((d): d is number => d !== undefined);
     if (deadlines.length === 0) return;
-    await this.ctx.storage.setAlarm(Math.max(Math.min(...deadlines), Date.now() + floor));
+    const at = Math.max(Math.min(...deadlines), Date.now() + floor);
+    // Most writes leave the earliest deadline where it was (an update keeps expires_at).
+    if (at === this.#armed) return;
+    // Unknown while the write is in flight: a concurrent request then sets its own time.
+    this.#armed = undefined;
+    await this.ctx.storage.setAlarm(at);
+    this.#armed = at;
   }
 }
 

@@ -15,7 +15,8 @@ export const ATTEMPT_SCHEMA = `CREATE TABLE IF NOT EXISTS completion_attempt (
 )`;
 
 export function startAttempt(sql: SqlStorage, attempt: CompletionAttempt): void {
-  sql.exec(ATTEMPT_SCHEMA);
+  // Sessions created before the table came with the session's own get it here.
+  if (!hasTable(sql, "completion_attempt")) sql.exec(ATTEMPT_SCHEMA);
   const { progress, deadline, ...rest } = attempt;
   sql.exec(
     "INSERT OR REPLACE INTO completion_attempt (slot, attempt, progress, deadline) VALUES (1, ?, ?, ?)",

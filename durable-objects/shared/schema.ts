@@ -21,9 +21,22 @@ export function hasTable(sql: SqlStorage, name: string): boolean {
   return exists;
 }
 
-/** One exec for all the statements: a new object pays one call into SQLite, not one per table. */
+const CREATED = /^\s*CREATE TABLE IF NOT EXISTS (\w+)/i;
+
+/**
+ * One exec for all the statements: a new object pays one call into SQLite, not one per table.
+ * The tables they name are then known to exist (forgotten with the rest if a transaction
+ * around this rolls back), so the first read of each asks sqlite_master nothing.
+ */
 export function ensureTables(sql: SqlStorage, statements: readonly string[]): void {
-  if (statements.length > 0) sql.exec(statements.join(";\n"));
+  if (statements.length === 0) return;
+  sql.exec(statements.join(";\n"));
+  const known = seen.get(sql) ?? new Set<string>();
+  seen.set(sql, known);
+  for (const statement of statements) {
+    const name = CREATED.exec(statement)?.[1];
+    if (name) known.add(name);
+  }
 }
 
 /** storage.transactionSync, forgetting the tables seen when it rolls back. */

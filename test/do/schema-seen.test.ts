@@ -7,7 +7,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { CartObject } from "../../durable-objects/cart-object";
-import { deleteAllStorage, hasTable, transaction } from "../../durable-objects/shared/schema";
+import { deleteAllStorage, ensureTables, hasTable, transaction } from "../../durable-objects/shared/schema";
 
 const fresh = () => env.CART.getByName(`schema-${crypto.randomUUID()}`) as DurableObjectStub<CartObject>;
 
@@ -47,6 +47,24 @@ describe("tables an object has seen", () => {
       expect(hasTable(state.storage.sql, "t")).toBe(true);
       await deleteAllStorage(state.storage);
       expect(hasTable(state.storage.sql, "t")).toBe(false);
+    });
+  });
+
+  it("are known once ensureTables created them, and forgotten with a rollback around it", async () => {
+    await runInDurableObject(fresh(), (_o: CartObject, state) => {
+      const sql = state.storage.sql;
+      ensureTables(sql, ["CREATE TABLE IF NOT EXISTS made (x INTEGER)"]);
+      // Dropped behind the memo's back: still answered true, so the answer came from what
+      // ensureTables noted, not from a lookup.
+      sql.exec("DROP TABLE made");
+      expect(hasTable(sql, "made")).toBe(true);
+      expect(() =>
+        transaction(state.storage, () => {
+          ensureTables(sql, ["CREATE TABLE IF NOT EXISTS gone (x INTEGER)"]);
+          throw new Error("roll back");
+        }),
+      ).toThrow("roll back");
+      expect(hasTable(sql, "gone")).toBe(false);
     });
   });
 });
