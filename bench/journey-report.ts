@@ -41,15 +41,15 @@ export function journeyMarkdown(report: JourneyReport): string[] {
   return [
     `## Purchase journey: create → update (select shipping) → complete → get_order`,
     "",
-    `Authenticated platform (API key), closed loop, ${freshConnections() ? "a new connection per request (BENCH_JOURNEY_FRESH_CONNECTIONS=1: the control, not the issue's driver)" : "one keep-alive socket per client"}, ${report.warmupSeconds} s warm-up + ${report.seconds} s per row. Miniflare's temporary storage: ${benchStorageDir() ?? "the OS temp dir"}. tools/list: ${report.toolsListBytes} bytes.`,
+    `Authenticated platform (API key), closed loop, ${freshConnections() ? "a new connection per request (BENCH_JOURNEY_FRESH_CONNECTIONS=1: the control, not the issue's driver)" : "one keep-alive socket per client"}, ${report.warmupSeconds} s warm-up + ${report.seconds} s per round. Miniflare's temporary storage: ${benchStorageDir() ?? "the OS temp dir"}. tools/list: ${report.toolsListBytes} bytes.`,
     "",
-    "Rows reach the Worker on its own socket; the `mcp (entry)` row goes through Miniflare's entry worker (dev tooling, bench/server.ts `direct`).",
+    "Rows reach the Worker on its own socket; the `mcp (entry)` row (one round) goes through Miniflare's entry worker (dev tooling, bench/server.ts `direct`). With several rounds, a row is the median round by journeys/s (every round's rate in brackets), and its failed / requests count all rounds.",
     "",
     `| binding | C | journeys/s | journey p50 / p99 ms | ${stepHeads.join(" | ")} | failed / requests | failures by cause | workerd CPU ms/journey | cores: client / workerd / others |`,
     `|---|---:|---:|---:|${JOURNEY_STEPS.map(() => "---:").join("|")}|---:|---|---:|---:|`,
     ...report.rows.map(
       (r) =>
-        `| ${r.binding}${r.via === "entry" ? " (entry)" : ""} | ${r.concurrency} | ${r.journeysPerSecond.toFixed(1)} | ${ms(r.journeyP50)} / ${ms(r.journeyP99)} | ` +
+        `| ${r.binding}${r.via === "entry" ? " (entry)" : ""} | ${r.concurrency} | ${r.journeysPerSecond.toFixed(1)}${r.roundRates ? ` (${r.roundRates.map((x) => x.toFixed(1)).join(", ")})` : ""} | ${ms(r.journeyP50)} / ${ms(r.journeyP99)} | ` +
         `${JOURNEY_STEPS.map((s) => `${ms(r.steps[s].p50)} / ${ms(r.steps[s].p99)}`).join(" | ")} | ` +
         `${r.failed} / ${r.requests} | ${causes(r)} | ${ms(r.workerdCpuMsPerJourney)} | ` +
         `${r.cores.client.toFixed(2)} / ${r.cores.workerd.toFixed(2)} / ${r.cores.others.toFixed(2)} |`,

@@ -43,6 +43,8 @@ export interface JourneyRow {
   readonly steps: Readonly<Record<Step, StepFigures>>;
   /** workerd CPU per completed journey (ms), from /proc. */
   readonly workerdCpuMsPerJourney: number;
+  /** With several rounds: each round's journeys/s, in the order run (the row is the median round's). */
+  readonly roundRates?: readonly number[];
   readonly cores: { client: number; workerd: number; others: number };
 }
 
@@ -390,6 +392,39 @@ export function journeyConcurrency(): number[] {
   return levels;
 }
 
+/**
+ * Rounds per binding and level (BENCH_JOURNEY_ROUNDS, default 3), MCP and REST interleaved:
+ * the issue's own method (three interleaved rounds, medians), so a burst of other load on this
+ * shared machine moves one round, not the row.
+ */
+export function journeyRounds(): number {
+  const rounds = Number(process.env.BENCH_JOURNEY_ROUNDS ?? 3);
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 9)
+    throw new Error("BENCH_JOURNEY_ROUNDS must be an integer in [1, 9]");
+  return rounds;
+}
+
+/**
+ * One row from several rounds: the median round by journeys/s (its latencies and CPU), with
+ * every round's requests and failures counted, so a failure in any round shows.
+ */
+export function medianRound(rounds: readonly JourneyRow[]): JourneyRow {
+  const byRate = [...rounds].sort((a, b) => a.journeysPerSecond - b.journeysPerSecond);
+  const median = byRate[Math.floor((byRate.length - 1) / 2)] as JourneyRow;
+  if (rounds.length === 1) return median;
+  const causes: Record<string, number> = {};
+  for (const r of rounds) for (const [cause, n] of Object.entries(r.causes)) causes[cause] = (causes[cause] ?? 0) + n;
+  const firstFailure = rounds.find((r) => r.firstFailure)?.firstFailure;
+  return {
+    ...median,
+    requests: rounds.reduce((sum, r) => sum + r.requests, 0),
+    failed: rounds.reduce((sum, r) => sum + r.failed, 0),
+    causes,
+    ...(firstFailure ? { firstFailure } : {}),
+    roundRates: rounds.map((r) => r.journeysPerSecond),
+  };
+}
+
 /** Units a journey product keeps at least: a full run buys each product about five times. */
 const JOURNEY_MIN_UNITS = 50;
 
@@ -411,8 +446,8 @@ export function journeyProductIds(seeded: Pick<SeedInfo, "products" | "stock">):
 const ENTRY_LEVEL = 32;
 
 /**
- * Every level in turn: the DO round trip, then MCP, then REST, each after waiting for the
- * machine to go quiet; then MCP at C = 32 once more through Miniflare's entry worker (what
+ * Every level in turn: the DO round trip, then MCP and REST in interleaved rounds (journeyRounds),
+ * each after waiting for the machine to go quiet; then MCP at C = 32 once more through Miniflare's entry worker (what
  * the issue's first figures went through). Journeys start halfway through the products, away
  * from the ones checkout_journey buys when both run.
  */
@@ -430,13 +465,19 @@ export async function measureJourneys(
     await quiet();
     step(`do_roundtrip at C=${concurrency}`);
     doRows.push(await doRoundtrip(inputs.doOrigin, options, concurrency));
-    for (const binding of ["mcp", "rest"] as const) {
-      await quiet();
-      step(`journey over ${binding} at C=${concurrency}: ${options.warmupSeconds} s warm-up + ${options.seconds} s`);
-      const row = await runJourneys(binding, inputs, options, concurrency);
-      if (row.firstFailure) console.error(`  first failure (${row.failed} total): ${row.firstFailure}`);
-      rows.push(row);
+    const rounds = { mcp: [] as JourneyRow[], rest: [] as JourneyRow[] };
+    for (let round = 1; round <= journeyRounds(); round++) {
+      for (const binding of ["mcp", "rest"] as const) {
+        await quiet();
+        step(
+          `journey over ${binding} at C=${concurrency}, round ${round}: ${options.warmupSeconds} s warm-up + ${options.seconds} s`,
+        );
+        const row = await runJourneys(binding, inputs, options, concurrency);
+        if (row.firstFailure) console.error(`  first failure (${row.failed} total): ${row.firstFailure}`);
+        rounds[binding].push(row);
+      }
     }
+    rows.push(medianRound(rounds.mcp), medianRound(rounds.rest));
   }
   if (levels.includes(ENTRY_LEVEL)) {
     await quiet();
