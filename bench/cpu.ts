@@ -47,6 +47,19 @@ export function processTicks(pid: number): number {
   return Number(rest[11]) + Number(rest[12]);
 }
 
+/** Open file descriptors of the workerd processes this process started (3 per open SQLite object). */
+export function workerdDescriptors(): number {
+  let open = 0;
+  for (const pid of workerdPids()) {
+    try {
+      open += readdirSync(`/proc/${pid}/fd`).length;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return open;
+}
+
 /** workerd processes started by this process (Miniflare spawns one). */
 export function workerdPids(): number[] {
   const pids: number[] = [];

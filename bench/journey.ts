@@ -7,8 +7,9 @@
  * ECONNRESET, timeout).
  */
 import http from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import { MCP_PATH } from "../src/config";
-import { cpuMeter } from "./cpu";
+import { cpuMeter, workerdDescriptors } from "./cpu";
 import { type LoadOptions, percentile, post, runScenario, send } from "./load";
 import { checkRpcResult } from "./scenarios";
 import { DO_BASELINE_PATH, PROFILE_URL, type SeedInfo } from "./server";
@@ -442,6 +443,19 @@ export function journeyProductIds(seeded: Pick<SeedInfo, "products" | "stock">):
     .map((p) => p.id);
 }
 
+/**
+ * Waits (at most OBJECTS_SETTLE_MS) until workerd's open descriptors are back near where the
+ * journey rows started: local workerd keeps each object's SQLite files open for ~10 s after
+ * its last request and refuses new objects (SQLITE_NOMEM) past ~3,400 open databases, so a
+ * round started on the previous round's leftovers measured that limit, not the store (503s at
+ * C = 32 after a 122 journeys/s round). Each round starts from what the run started with.
+ */
+const OBJECTS_SETTLE_MS = 20_000;
+async function objectsSettled(baseline: number): Promise<void> {
+  const until = Date.now() + OBJECTS_SETTLE_MS;
+  while (workerdDescriptors() > baseline + 300 && Date.now() < until) await sleep(500);
+}
+
 /** The level whose MCP row is also measured through Miniflare's entry worker, for comparison. */
 const ENTRY_LEVEL = 32;
 
@@ -458,17 +472,22 @@ export async function measureJourneys(
   step: (message: string) => void,
 ): Promise<JourneyReport> {
   journeyNumber = Math.floor(inputs.productIds.length / 4);
+  const descriptors = workerdDescriptors();
+  const settle = async () => {
+    await objectsSettled(descriptors);
+    await quiet();
+  };
   const levels = journeyConcurrency();
   const rows: JourneyRow[] = [];
   const doRows: DoRow[] = [];
   for (const concurrency of levels) {
-    await quiet();
+    await settle();
     step(`do_roundtrip at C=${concurrency}`);
     doRows.push(await doRoundtrip(inputs.doOrigin, options, concurrency));
     const rounds = { mcp: [] as JourneyRow[], rest: [] as JourneyRow[] };
     for (let round = 1; round <= journeyRounds(); round++) {
       for (const binding of ["mcp", "rest"] as const) {
-        await quiet();
+        await settle();
         step(
           `journey over ${binding} at C=${concurrency}, round ${round}: ${options.warmupSeconds} s warm-up + ${options.seconds} s`,
         );
@@ -480,7 +499,7 @@ export async function measureJourneys(
     rows.push(medianRound(rounds.mcp), medianRound(rounds.rest));
   }
   if (levels.includes(ENTRY_LEVEL)) {
-    await quiet();
+    await settle();
     step(`journey over mcp at C=${ENTRY_LEVEL} through Miniflare's entry worker`);
     const row = await runJourneys("mcp", { ...inputs, origin: inputs.entryOrigin, via: "entry" }, options, ENTRY_LEVEL);
     if (row.firstFailure) console.error(`  first failure (${row.failed} total): ${row.firstFailure}`);
