@@ -41,7 +41,7 @@ export function journeyMarkdown(report: JourneyReport): string[] {
   return [
     `## Purchase journey: create → update (select shipping) → complete → get_order`,
     "",
-    `Authenticated platform (API key), closed loop, ${freshConnections() ? "a new connection per request (BENCH_JOURNEY_FRESH_CONNECTIONS=1: the control, not the issue's driver)" : "one keep-alive socket per client"}, ${report.warmupSeconds} s warm-up + ${report.seconds} s per round. Miniflare's temporary storage: ${benchStorageDir() ?? "the OS temp dir"}. tools/list: ${report.toolsListBytes} bytes.`,
+    `Authenticated platform (API key), closed loop, ${freshConnections() ? "a new connection per request (BENCH_JOURNEY_FRESH_CONNECTIONS=1: the control, not the issue's driver)" : "C keep-alive sockets shared by the C clients (one agent, maxSockets = C)"}, ${report.warmupSeconds} s warm-up + ${report.seconds} s per round. Miniflare's temporary storage: ${benchStorageDir() ?? "the OS temp dir"}. tools/list: ${report.toolsListBytes} bytes.`,
     "",
     "Rows reach the Worker on its own socket; the `mcp (entry)` row (one round) goes through Miniflare's entry worker (dev tooling, bench/server.ts `direct`). With several rounds, a row is the median round by journeys/s (every round's rate in brackets), and its failed / requests count all rounds.",
     "",

@@ -101,7 +101,10 @@ export function markdown(report: BenchReport): string {
     `# ucp-worker benchmark (${report.date})`,
     "",
     `Machine: ${m.cpus} cores (${m.model}), Node ${m.node}, ${m.platform}. Command: \`${report.command}\`.`,
-    `Load: closed loop at concurrency C = ${o.concurrency.join(" and ")}, ${o.seconds} s per scenario after ${o.warmupSeconds} s warm-up, loopback HTTP keep-alive.`,
+    // The scenario tables' load; the journey section states its own levels and rounds.
+    report.scenarios.length > 0
+      ? `Load (scenario tables): closed loop at concurrency C = ${o.concurrency.join(" and ")}, ${o.seconds} s per scenario after ${o.warmupSeconds} s warm-up, loopback HTTP keep-alive.`
+      : `Load: no per-scenario tables in this run (BENCH_ONLY); ${o.seconds} s per measurement after ${o.warmupSeconds} s warm-up.`,
     `Bundle (wrangler deploy --dry-run): ${kib(report.bundle.rawBytes)} raw, ${kib(report.bundle.gzipBytes)} gzip.`,
     `Catalog: ${Object.entries(report.catalog)
       .map(([k, v]) => `${k} ${v}`)
