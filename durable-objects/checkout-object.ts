@@ -18,10 +18,10 @@ import {
   isExpired,
   TERMINAL,
 } from "../src/checkout/checkout-state";
-import type { CommerceConfig } from "../src/checkout/commerce-config";
 import { type CompletionOutcome, planCompletion } from "../src/checkout/completion";
 import type { CompletionAttempt } from "../src/checkout/completion-steps";
 import { type CheckoutBase, type CheckoutInput, computeCheckout, saveInstrument } from "../src/checkout/compute";
+import { commerceConfig } from "../src/checkout/merchant-commerce";
 import { awaitsBuyer, decideVerification } from "../src/checkout/payment-verification";
 import { type AttemptSource, CompletionAttempts, RECOVERY_RETRY_MS } from "./checkout-completion";
 import {
@@ -64,7 +64,6 @@ export interface CheckoutView {
 
 export interface CheckoutWrite extends CheckoutView {
   readonly input: CheckoutInput;
-  readonly config: CommerceConfig;
   readonly idempotency: IdempotencyInput | undefined;
 }
 
@@ -119,7 +118,8 @@ export class CheckoutObject extends DurableObject<Env> {
       if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
       const seen = this.#ledger(command.idempotency, now);
       if (seen) return seen;
-      const checkout = this.#load(now) ?? computeCheckout(undefined, command.base, command.input, command.config, now);
+      const checkout =
+        this.#load(now) ?? computeCheckout(undefined, command.base, command.input, commerceConfig(this.env), now);
       this.#save(checkout);
       return this.#record(command, this.#shown(checkout, command), now);
     }, SESSION_TABLES);
@@ -189,7 +189,7 @@ export class CheckoutObject extends DurableObject<Env> {
       ) {
         return this.#refuse(checkout, command, "update");
       }
-      const next = computeCheckout(checkout, checkout, command.input, command.config, now);
+      const next = computeCheckout(checkout, checkout, command.input, commerceConfig(this.env), now);
       this.#save(next);
       return this.#record(command, this.#shown(next, command), now);
     });

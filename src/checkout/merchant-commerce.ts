@@ -8,13 +8,15 @@ import { StoreMisconfigured } from "../lib/store-misconfigured";
 import { type CommerceConfig, parseCommerceConfig } from "./commerce-config";
 import { DEMO_COMMERCE_CONFIG } from "./demo-commerce-config";
 
-let cached: { env: object; config: CommerceConfig } | undefined;
+// Per env object: the Worker and its Durable Objects each hold their own (one isolate locally).
+const cached = new WeakMap<object, CommerceConfig>();
 
 export function commerceConfig(env: { SHIPPING?: unknown; TAX?: unknown; DISCOUNTS?: unknown }): CommerceConfig {
-  if (cached?.env === env) return cached.config;
+  const hit = cached.get(env);
+  if (hit) return hit;
   const configured = env.SHIPPING !== undefined || env.TAX !== undefined || env.DISCOUNTS !== undefined;
   const parsed = parseCommerceConfig(configured ? env : DEMO_COMMERCE_CONFIG);
   if (!parsed.ok) throw new StoreMisconfigured(parsed.problems);
-  cached = { env, config: parsed.config };
+  cached.set(env, parsed.config);
   return parsed.config;
 }

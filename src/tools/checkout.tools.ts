@@ -255,7 +255,10 @@ async function writeCommand(
   input: CheckoutWrite["input"],
   idempotency: CheckoutWrite["idempotency"] | "" | undefined,
 ): Promise<CheckoutWrite> {
-  return { ...(await view(ctx, id)), input, config: commerceConfig(ctx.env), idempotency: idempotency || undefined };
+  // A store whose settings do not parse is refused here, before the object is asked; the object
+  // prices with the same settings, read from its own env (nothing of it crosses the RPC).
+  commerceConfig(ctx.env);
+  return { ...(await view(ctx, id)), input, idempotency: idempotency || undefined };
 }
 
 function reply(ctx: ToolContext, call: () => Promise<CheckoutReply>) {
