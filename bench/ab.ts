@@ -11,10 +11,10 @@
  * Env: AB_PAIRS (8), AB_SECONDS (3 per round), AB_CONCURRENCY (1), AB_PRODUCTS (4,000),
  * AB_PORT (10030; B takes AB_PORT + 10).
  */
-import { readdirSync } from "node:fs";
-import path from "node:path";
+import { bundleFile } from "./bundle";
 import { processTicks, workerdPids } from "./cpu";
 import { journeyProductIds, runJourneys } from "./journey";
+import { median } from "./paired";
 import { createBenchApiKey, type Servers, seedCatalog, startServers } from "./server";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -29,11 +29,6 @@ const [dirA, dirB] = process.argv.slice(2);
 if (!dirA || !dirB) {
   console.error("usage: bench/ab.ts <bundle-dir A> <bundle-dir B>");
   process.exit(2);
-}
-
-function bundleFile(dir: string): string {
-  const js = readdirSync(dir).filter((n) => n.endsWith(".js"));
-  return path.join(dir, js.includes("index.js") ? "index.js" : (js[0] as string));
 }
 
 interface Side {
@@ -64,12 +59,6 @@ async function round(side: Side): Promise<{ cpuMs: number; jps: number; failed: 
   if (row.firstFailure) console.error(`  ${side.label} first failure: ${row.firstFailure}`);
   return { cpuMs: cpuMs / Math.max(1, journeys), jps: row.journeysPerSecond, failed: row.failed };
 }
-
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((x, y) => x - y);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 
 const a = await start("A", dirA, port);
 const b = await start("B", dirB, port + 10);

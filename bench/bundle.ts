@@ -31,13 +31,16 @@ export function buildBundle(root: string, outdir: string): BundleInfo {
     const output = `${run.stdout ?? ""}\n${run.stderr ?? ""}`.trim().split("\n").slice(-20).join("\n");
     throw new Error(`wrangler deploy --dry-run failed (status ${run.status ?? run.signal})\n${output}`);
   }
-  const file = mainModule(outdir);
+  const file = bundleFile(outdir);
   const bytes = readFileSync(file);
   return { file, rawBytes: bytes.byteLength, gzipBytes: gzipSync(bytes).byteLength };
 }
 
-/** wrangler names the module after `main` (index.js); accept any single .js to stay robust to that. */
-function mainModule(dir: string): string {
+/**
+ * The Worker's module in a bundle directory (this build's, or one a bench tool is given).
+ * wrangler names it after `main` (index.js); accept any single .js to stay robust to that.
+ */
+export function bundleFile(dir: string): string {
   const js = readdirSync(dir).filter((name) => name.endsWith(".js"));
   if (js.length === 0) throw new Error(`wrangler emitted no .js file in ${dir}`);
   const chosen = js.includes("index.js") ? "index.js" : js[0];

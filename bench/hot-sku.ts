@@ -17,13 +17,13 @@
  * processes to use under 0.3 cores; each run reports what they used).
  */
 
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { KV_KEYS } from "../src/catalog/kv-layout";
 import { MCP_PATH } from "../src/config";
-import { buildBundle } from "./bundle";
+import { buildBundle, bundleFile } from "./bundle";
 import { cpuMeter, waitForQuiet } from "./cpu";
 import { ADDRESS, INSTRUMENT } from "./journey";
 import { percentile, post } from "./load";
@@ -177,11 +177,6 @@ async function measure(
   } finally {
     agent.destroy();
   }
-}
-
-function bundleFile(dir: string): string {
-  const js = readdirSync(dir).filter((n) => n.endsWith(".js"));
-  return path.join(dir, js.includes("index.js") ? "index.js" : (js[0] as string));
 }
 
 const fmt = (r: Run) =>

@@ -13,10 +13,10 @@
  * Env: PROFILE_SECONDS (15), PROFILE_ROUNDS (3), PROFILE_CONCURRENCY (1: least distorted by queueing), PROFILE_PORT (10020; the inspector takes
  * the next port), PROFILE_PRODUCTS (2,000), PROFILE_OUT (a file for the last round's raw V8 profile).
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { buildBundle } from "./bundle";
+import { buildBundle, bundleFile } from "./bundle";
 import { journeyProductIds, runJourneys } from "./journey";
 import { type CpuProfile, inclusiveTimes, openProfiler, selfTimes, selfTimesByModule } from "./profile-cdp";
 import { createBenchApiKey, seedCatalog, startServers } from "./server";
@@ -33,11 +33,6 @@ const dirs = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 
 /** Functions whose inclusive time the --cdp summary lists (the pipeline's stages). */
 const STAGES = (process.env.PROFILE_STAGES ?? "").split(",").filter(Boolean);
-
-function bundleFile(dir: string): string {
-  const js = readdirSync(dir).filter((n) => n.endsWith(".js"));
-  return path.join(dir, js.includes("index.js") ? "index.js" : (js[0] as string));
-}
 
 async function measure(file: string): Promise<{ cpuMs: number; jps: number; failed: number; profile?: CpuProfile }> {
   const servers = await startServers(file, port, port + 1);
