@@ -91,13 +91,6 @@ export interface CompletionCommand extends CheckoutView, AttemptSource {
 
 export class CheckoutObject extends DurableObject<Env> {
   readonly #completion = new CompletionAttempts(this.ctx, this.env);
-  /**
-   * Schemas known to be committed in this instance's storage, so a request pays for no
-   * `CREATE TABLE IF NOT EXISTS` it already ran: noted only after the
-   * transaction that ran them returned (a rolled-back one notes nothing), forgotten by
-   * deleteAll, the only thing that drops tables.
-   */
-  readonly #known = new Set<string>();
   /** The alarm time this instance last set, so an unchanged deadline is not set again. */
   #armed: number | undefined;
   /**
@@ -307,22 +300,21 @@ export class CheckoutObject extends DurableObject<Env> {
     const checkout = this.#stored();
     if (checkout && TERMINAL.has(checkout.status) && now >= checkout.expires_at + CLOSED_RETENTION_MS) {
       await deleteAllStorage(this.ctx.storage);
-      this.#known.clear();
       this.#armed = undefined;
       return;
     }
     await this.#arm(RECOVERY_RETRY_MS);
   }
 
-  /** A transaction with these tables present (every one has `meta`), created in one statement if new here. */
+  /**
+   * A transaction with these tables present (every one has `meta`): the ones this instance has
+   * not seen yet are created in one statement (shared/schema.ts ensureTables).
+   */
   #transact<T>(body: () => T, tables: readonly string[] = [META_SCHEMA]): T {
-    const missing = tables.filter((t) => !this.#known.has(t));
-    const result = transaction(this.ctx.storage, () => {
-      ensureTables(this.ctx.storage.sql, missing);
+    return transaction(this.ctx.storage, () => {
+      ensureTables(this.ctx.storage.sql, tables);
       return body();
     });
-    for (const t of missing) this.#known.add(t);
-    return result;
   }
 
   /** Whether a session was ever stored here (shared/schema.ts remembers the table). */

@@ -23,19 +23,30 @@ export function hasTable(sql: SqlStorage, name: string): boolean {
 
 const CREATED = /^\s*CREATE TABLE IF NOT EXISTS (\w+)/i;
 
+/** The table a single `CREATE TABLE IF NOT EXISTS` statement makes (none for anything else). */
+function createdTable(statement: string): string | undefined {
+  return statement.includes(";") ? undefined : CREATED.exec(statement)?.[1];
+}
+
 /**
- * One exec for all the statements: a new object pays one call into SQLite, not one per table.
- * The tables they name are then known to exist (forgotten with the rest if a transaction
- * around this rolls back), so the first read of each asks sqlite_master nothing.
+ * One exec for all the statements a new object needs: it pays one call into SQLite, not one
+ * per table. A table already known here is skipped (its `IF NOT EXISTS` would do nothing), so
+ * an object may name its tables on every write and pay only once per instance. The tables
+ * made are then known (forgotten with the rest if a transaction around this rolls back), so
+ * the first read of each asks sqlite_master nothing.
  */
 export function ensureTables(sql: SqlStorage, statements: readonly string[]): void {
-  if (statements.length === 0) return;
-  sql.exec(statements.join(";\n"));
   const known = seen.get(sql) ?? new Set<string>();
+  const needed = statements.filter((statement) => {
+    const table = createdTable(statement);
+    return table === undefined || !known.has(table);
+  });
+  if (needed.length === 0) return;
+  sql.exec(needed.join(";\n"));
   seen.set(sql, known);
-  for (const statement of statements) {
-    const name = CREATED.exec(statement)?.[1];
-    if (name) known.add(name);
+  for (const statement of needed) {
+    const table = createdTable(statement);
+    if (table) known.add(table);
   }
 }
 

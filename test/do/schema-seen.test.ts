@@ -58,6 +58,18 @@ describe("tables an object has seen", () => {
       // ensureTables noted, not from a lookup.
       sql.exec("DROP TABLE made");
       expect(hasTable(sql, "made")).toBe(true);
+      // And a known table's statement is not run again (nothing recreates the dropped one),
+      // while an index statement beside it always runs.
+      ensureTables(sql, [
+        "CREATE TABLE IF NOT EXISTS made (x INTEGER)",
+        "CREATE TABLE IF NOT EXISTS other (y INTEGER)",
+      ]);
+      const tables = () => sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").toArray();
+      expect(tables().map((t) => t.name)).toEqual(["other"]);
+      ensureTables(sql, ["CREATE INDEX IF NOT EXISTS other_y ON other (y)"]);
+      expect(sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'other_y'").toArray()).toHaveLength(
+        1,
+      );
       expect(() =>
         transaction(state.storage, () => {
           ensureTables(sql, ["CREATE TABLE IF NOT EXISTS gone (x INTEGER)"]);
