@@ -139,17 +139,27 @@ function serverEnv(port: number): NodeJS.ProcessEnv {
   };
 }
 
-/** A port that was free a moment ago (listen on 0, read it, close). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port that was free a moment ago, below the kernel's ephemeral range (32768-60999 on
+ * Linux). A port the kernel handed out (listen on 0) is in that range, and in the moment
+ * between closing the probe and workerd binding it, any outgoing connection may be given
+ * it as its local port: a clean clone's run once failed that way ("Address already in
+ * use" for the inspector port). Below the range only a listener can take it.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error("no free port in 20000-31999 after 50 tries");
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = net.createServer();
     probe.unref();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => (port > 0 ? resolve(port) : reject(new Error("no free port"))));
-    });
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
   });
 }
 
