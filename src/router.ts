@@ -8,6 +8,7 @@ import { handleAdmin } from "./admin/router";
 import { MCP_PATH } from "./config";
 import { CORS_HEADERS, jsonResponse } from "./lib/http";
 import type { RequestFacts } from "./lib/log";
+import { StorageUnavailable } from "./lib/storage-unavailable";
 import { StoreMisconfigured } from "./lib/store-misconfigured";
 import { handleMcpPost } from "./mcp/http";
 import { addToCart, cartAction, cartPage } from "./pages/cart-page";
@@ -40,7 +41,10 @@ const API_PREFIXES = ["/ucp/", "/admin/", "/.well-known/"];
 type Args = [Env, RequestFacts];
 type PageHandler = (ctx: PageContext, params: Record<string, string>) => Promise<Response>;
 
-/** Page routes: rate limit, then the page; a misconfigured store says so instead of failing. */
+/**
+ * Page routes: rate limit, then the page; a misconfigured store, or one whose catalog cannot
+ * be read just now, says so instead of failing.
+ */
 function page(handler: PageHandler) {
   return async (request: IRequest, env: Env, facts: RequestFacts): Promise<Response> => {
     facts.tool = "page";
@@ -57,7 +61,21 @@ function page(handler: PageHandler) {
       facts.outcome = "store_misconfigured";
       return plainPage(503, "The store is not open", "The store is being set up. Please try again later.");
     }
-    return handler(ctx, request.params as Record<string, string>);
+    try {
+      return await handler(ctx, request.params as Record<string, string>);
+    } catch (e) {
+      if (!(e instanceof StorageUnavailable)) throw e;
+      console.error(JSON.stringify({ event: "storage_unavailable", store: e.store, error: e.message }));
+      facts.outcome = "unavailable";
+      return plainPage(
+        503,
+        "Please try again",
+        "The store could not be reached just now. Please try again in a moment.",
+        {
+          "retry-after": "1",
+        },
+      );
+    }
   };
 }
 

@@ -6,6 +6,7 @@
 import { type Product, ProductSchema } from "../../schemas/ucp/product";
 import { Lru } from "../lib/lru";
 import { SharedLoad } from "../lib/shared-load";
+import { StorageUnavailable, unavailableUnlessCorrupt } from "../lib/storage-unavailable";
 import { type CatalogManifest, KV_KEYS } from "./kv-layout";
 
 import { type HydratedIndex, hydrate } from "./search-engine";
@@ -25,15 +26,27 @@ let current: { snapshot: CatalogSnapshot | null; checkedAt: number } | undefined
 const refreshes = new SharedLoad<CatalogSnapshot | null>(REFRESH_JOIN_MS);
 const productCache = new Lru<string, Product>(PRODUCT_CACHE_ENTRIES);
 
-/** The catalog as of the last manifest check; null when no catalog was ever loaded. */
+/**
+ * The catalog as of the last manifest check; null when no catalog was ever loaded. A refresh
+ * whose KV read fails keeps the snapshot the isolate has (the next request tries again);
+ * without one, StorageUnavailable.
+ */
 export async function catalogSnapshot(kv: KVNamespace, now: number): Promise<CatalogSnapshot | null> {
   if (current && now - current.checkedAt < REFRESH_MS) return current.snapshot;
-  // One refresh per isolate at a time: concurrent requests share it.
-  return refreshes.run(now, () => refresh(kv, now));
+  try {
+    // One refresh per isolate at a time: concurrent requests share it.
+    return await refreshes.run(now, () => refresh(kv, now));
+  } catch (e) {
+    if (!(e instanceof StorageUnavailable) || current === undefined) throw e;
+    console.error("catalog refresh failed; serving the snapshot from", new Date(current.checkedAt).toISOString(), e);
+    return current.snapshot;
+  }
 }
 
+const failed = unavailableUnlessCorrupt("catalog");
+
 async function refresh(kv: KVNamespace, now: number): Promise<CatalogSnapshot | null> {
-  const manifest = await kv.get<CatalogManifest>(KV_KEYS.manifest, "json");
+  const manifest = await kv.get<CatalogManifest>(KV_KEYS.manifest, "json").catch(failed);
   if (!manifest) {
     current = { snapshot: null, checkedAt: now };
     return null;
@@ -45,7 +58,7 @@ async function refresh(kv: KVNamespace, now: number): Promise<CatalogSnapshot | 
   }
   const data =
     manifest.index_parts === undefined
-      ? await kv.get<SearchIndexData>(KV_KEYS.index, "json")
+      ? await kv.get<SearchIndexData>(KV_KEYS.index, "json").catch(failed)
       : await readIndexParts(kv, manifest.index_parts);
   const snapshot = data ? { manifest, index: hydrate(data) } : null;
   productCache.clear();
@@ -55,7 +68,9 @@ async function refresh(kv: KVNamespace, now: number): Promise<CatalogSnapshot | 
 
 /** The index cut into parts by the loader (kv-layout.ts), read in parallel and joined. */
 async function readIndexParts(kv: KVNamespace, parts: number): Promise<SearchIndexData | null> {
-  const texts = await Promise.all(Array.from({ length: parts }, (_, i) => kv.get(KV_KEYS.indexPart(i), "text")));
+  const texts = await Promise.all(
+    Array.from({ length: parts }, (_, i) => kv.get(KV_KEYS.indexPart(i), "text").catch(failed)),
+  );
   if (texts.some((t) => t === null)) return null;
   return JSON.parse(texts.join("")) as SearchIndexData;
 }
@@ -70,7 +85,7 @@ export async function getProducts(kv: KVNamespace, ids: readonly string[]): Prom
     else missing.push(id);
   }
   if (missing.length === 0) return found;
-  const raw = await kv.get(missing.map(KV_KEYS.product), "json");
+  const raw = await kv.get(missing.map(KV_KEYS.product), "json").catch(failed);
   for (const id of missing) {
     const parsed = ProductSchema.safeParse(raw.get(KV_KEYS.product(id)));
     if (!parsed.success) continue;

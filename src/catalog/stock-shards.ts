@@ -11,6 +11,7 @@
  * retry starts clean. Meanwhile those units were held for one round trip: another buyer may be
  * told they are gone for that moment (never the reverse), which is the price of no oversell.
  */
+import { callObject } from "../lib/object-call";
 import type { InputIssue } from "./stock-change";
 import { INVENTORY_NAME, stockShardName } from "./stock-keys";
 import {
@@ -65,11 +66,13 @@ export async function reserveStock(
   const groups = [...byShard(request.lines, (l) => l.variantId)];
   const settled = await Promise.allSettled(
     groups.map(([name, own]) =>
-      shard(env, name).reserve(
-        id,
-        own,
-        Object.fromEntries(own.map((l) => [l.variantId, request.levels.get(l.variantId) ?? null])),
-        request.catalogVersion,
+      callObject(async () =>
+        shard(env, name).reserve(
+          id,
+          own,
+          Object.fromEntries(own.map((l) => [l.variantId, request.levels.get(l.variantId) ?? null])),
+          request.catalogVersion,
+        ),
       ),
     ),
   );
@@ -144,7 +147,9 @@ export async function stockLevelsNow(
     );
   const answers: Array<{ levels: Record<string, StockLevel>; restocked: string[]; uncounted?: string[] }> =
     await Promise.all(
-      [...byShard(ids, (id) => id)].map(([name, own]) => shard(env, name).levels(own, given(own), catalogVersion)),
+      [...byShard(ids, (id) => id)].map(([name, own]) =>
+        callObject(async () => shard(env, name).levels(own, given(own), catalogVersion)),
+      ),
     );
   const uncounted = answers.flatMap((a) => a.uncounted ?? []);
   if (uncounted.length > 0 && !legacyEmpty) {

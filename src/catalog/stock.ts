@@ -2,6 +2,7 @@
  * Stock levels: as loaded with the catalog (`catalog:stock`, cached per catalog version), and
  * as the variants' stock shards count them now (liveStock), which is what carts and checkouts show.
  */
+import { unavailableUnlessCorrupt } from "../lib/storage-unavailable";
 import type { CatalogSnapshot } from "./kv-catalog";
 import { KV_KEYS } from "./kv-layout";
 import { stockVersion } from "./stock-keys";
@@ -15,7 +16,8 @@ export async function stockLevels(
 ): Promise<Readonly<Record<string, number>>> {
   const version = snapshot.manifest.version;
   if (cached?.version === version) return cached.stock;
-  const stock = (await kv.get<Record<string, number>>(KV_KEYS.stock, "json")) ?? {};
+  const read = kv.get<Record<string, number>>(KV_KEYS.stock, "json").catch(unavailableUnlessCorrupt("catalog"));
+  const stock = (await read) ?? {};
   cached = { version, stock };
   return stock;
 }

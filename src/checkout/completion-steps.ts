@@ -12,6 +12,7 @@ import { stockVersion } from "../catalog/stock-keys";
 import type { MerchantConfig } from "../config";
 import { handoffUrl } from "../lib/handoff-token";
 import { derivedId } from "../lib/ids";
+import { callObject } from "../lib/object-call";
 import { type OrderState, orderFromCheckout } from "../order/order-state";
 import type { Authentication, PaymentProcessor } from "../payment/processor";
 import type { CheckoutState } from "./checkout-state";
@@ -174,7 +175,7 @@ async function placeOrder(attempt: CompletionAttempt, chargeId: string, ports: A
   const ids = { orderId, permalink, reservationId: attempt.id, chargeId, webhookUrl: attempt.webhookUrl };
   const order = orderFromCheckout(attempt.checkout, ids, attempt.owner, now);
   // OrderObject.create keeps the first order for this id: a repeated step makes no second one.
-  await ports.order(orderId).create(order);
+  await callObject(() => ports.order(orderId).create(order));
   return { id: orderId, permalink_url: permalink };
 }
 

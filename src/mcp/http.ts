@@ -14,9 +14,10 @@ import type { RequestFacts } from "../lib/log";
 import { RawJson, stringifyWithRaw } from "../lib/raw-json";
 import { readCappedBytes } from "../lib/read-capped";
 import { isPlainObject, parseUntrustedJson } from "../lib/safe-json";
+import { StorageUnavailable } from "../lib/storage-unavailable";
 import { StoreMisconfigured } from "../lib/store-misconfigured";
 import { admit } from "../pipeline/admit";
-import { type ProtocolError, storeMisconfigured } from "../ucp/errors";
+import { type ProtocolError, storeMisconfigured, unavailable } from "../ucp/errors";
 import {
   errorBody,
   type IncomingMessage,
@@ -86,6 +87,9 @@ export async function handleMcpPost(request: Request, env: Env, facts: RequestFa
       // One line naming the setting (no stack: the code is fine, the settings are not).
       console.error(`store misconfigured (fix wrangler.toml, \`npm run check:config\`): ${e.problems.join("; ")}`);
       reply = failure(message.id, storeMisconfigured());
+    } else if (e instanceof StorageUnavailable) {
+      console.error(`mcp: ${e.message}`);
+      reply = failure(message.id, unavailable());
     } else {
       // Internals stay in the log; the wire gets a generic -32603.
       console.error("mcp: unexpected failure", message.method, e instanceof Error ? e.stack : e);

@@ -11,11 +11,12 @@ import type { RequestFacts } from "../lib/log";
 import { stringifyWithRaw } from "../lib/raw-json";
 import { readCappedBytes } from "../lib/read-capped";
 import { isPlainObject, nestsDeeperThan, parseUntrustedJson } from "../lib/safe-json";
+import { StorageUnavailable } from "../lib/storage-unavailable";
 import { StoreMisconfigured } from "../lib/store-misconfigured";
 import { admit } from "../pipeline/admit";
 import { callTool, type NormalizedCall } from "../pipeline/tool-call";
 import { TOOLS } from "../tools";
-import { authError, storeMisconfigured } from "../ucp/errors";
+import { authError, storeMisconfigured, unavailable } from "../ucp/errors";
 import { profileFromHeader } from "../ucp/ucp-agent";
 import { REST_CORS } from "./cors";
 import { type RestOperation, restOperation, toolArguments } from "./operations";
@@ -127,6 +128,10 @@ async function run(
     if (e instanceof StoreMisconfigured) {
       console.error(`store misconfigured (fix wrangler.toml, \`npm run check:config\`): ${e.problems.join("; ")}`);
       return { reply: errorReply(storeMisconfigured(), tool.name, operation.body), tier: "anonymous" };
+    }
+    if (e instanceof StorageUnavailable) {
+      console.error(`rest: ${e.message}`);
+      return { reply: errorReply(unavailable(), tool.name, operation.body), tier: "anonymous" };
     }
     // Internals stay in the log; the wire gets a generic 500.
     console.error("rest: unexpected failure", operation.tool, e instanceof Error ? e.stack : e);

@@ -5,6 +5,7 @@
 import type { Caller } from "../../durable-objects/shared/owner";
 import { canonicalJson, sha256Hex } from "../lib/canonical-json";
 import { type HandoffKind, handoffUrl } from "../lib/handoff-token";
+import { callObject } from "../lib/object-call";
 import { RawJson } from "../lib/raw-json";
 import { err, ok, type Result } from "../lib/result";
 import { type ProtocolError, unavailable } from "../ucp/errors";
@@ -45,7 +46,8 @@ export async function ledgerEntry(op: string, key: string, id: string, payload: 
 }
 
 /**
- * The object's JSON text goes out as-is; a failing object means "retry", never a 500.
+ * The object's JSON text goes out as-is; a failing object means "retry", never a 500: tried
+ * again here first when it never reached the object's code (lib/object-call.ts), then 503.
  * `notOwner` is the answer to another platform's caller, `notFound` unless the resource's
  * tool says otherwise.
  */
@@ -56,7 +58,7 @@ export async function objectReply(
 ): Promise<Result<UcpPayload, ProtocolError>> {
   let outcome: ObjectReply;
   try {
-    outcome = await call();
+    outcome = await callObject(call);
   } catch (e) {
     // Storage or the object unavailable: fail closed and let the client retry with its key.
     console.error("durable object call failed", e instanceof Error ? e.message : e);
