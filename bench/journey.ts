@@ -446,9 +446,10 @@ export function journeyProductIds(seeded: Pick<SeedInfo, "products" | "stock">):
 /**
  * Waits (at most OBJECTS_SETTLE_MS) until workerd's open descriptors are back near where the
  * journey rows started: local workerd keeps each object's SQLite files open for ~10 s after
- * its last request and refuses new objects (SQLITE_NOMEM) past ~3,400 open databases, so a
- * round started on the previous round's leftovers measured that limit, not the store (503s at
- * C = 32 after a 122 journeys/s round). Each round starts from what the run started with.
+ * its last request, and all open databases share one process-wide SQLite heap (512 MiB, full
+ * at ~2,500–3,400 of them; then SQLITE_NOMEM), so a round started on the previous round's
+ * leftovers measured that limit, not the store (503s at C = 32 after a 122 journeys/s round).
+ * Each round starts from what the run started with.
  */
 const OBJECTS_SETTLE_MS = 20_000;
 async function objectsSettled(baseline: number): Promise<void> {

@@ -7,7 +7,8 @@
  * every 5 s prints how many were asked for, how many failed and workerd's open file
  * descriptors (three per open database: file, WAL, shared memory). An idle object is evicted
  * after ~10 s, so the open count settles at rate × 10 s. Past ~3,400 open databases (~10,250
- * descriptors, far below the process's limit) workerd answers new objects with SQLITE_NOMEM
+ * descriptors, far below the process's limit) workerd answers new objects with SQLITE_NOMEM:
+ * its SQLite has a process-wide hard heap limit of 512 MiB, ~150 KiB per open database here
  * (docs/benchmarks.md, "How many objects local workerd keeps open"). Miniflare's storage goes
  * where bench/server.ts puts it (tmpfs when there is one).
  */

@@ -64,9 +64,16 @@ describe("callObject", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(35);
   });
 
+  it("repeats an object's statement that met SQLite's heap limit: its transaction wrote nothing", async () => {
+    const object = flaky([fromObject("out of memory: SQLITE_NOMEM")], "created");
+    await expect(callObject(object.call, pauses)).resolves.toBe("created");
+    expect(object.calls()).toBe(2);
+  });
+
   it("classifies errors by where they came from", () => {
     expect(mayRetry(unreached())).toBe(true);
-    expect(mayRetry(fromObject("no such table"))).toBe(false);
+    expect(mayRetry(fromObject("no such table: nope: SQLITE_ERROR"))).toBe(false);
+    expect(mayRetry(fromObject("out of memory: SQLITE_NOMEM"))).toBe(true);
     expect(mayRetry("a string")).toBe(false);
     expect(mayRetry(undefined)).toBe(false);
     expect(RETRY_PAUSES_MS.reduce((a, b) => a + b, 0)).toBeLessThan(2000);
