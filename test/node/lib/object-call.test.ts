@@ -74,8 +74,10 @@ describe("callObject", () => {
     expect(mayRetry(unreached())).toBe(true);
     expect(mayRetry(fromObject("no such table: nope: SQLITE_ERROR"))).toBe(false);
     expect(mayRetry(fromObject("out of memory: SQLITE_NOMEM"))).toBe(true);
+    expect(mayRetry(fromObject("internal error; reference = 9upfpq218ski47qa5rugfri4"))).toBe(true);
+    expect(mayRetry(fromObject("checkout failed: internal error; reference = x"))).toBe(false);
     expect(mayRetry("a string")).toBe(false);
     expect(mayRetry(undefined)).toBe(false);
-    expect(RETRY_PAUSES_MS.reduce((a, b) => a + b, 0)).toBeLessThan(2000);
+    expect(RETRY_PAUSES_MS.reduce((a, b) => a + b, 0)).toBeLessThan(2500);
   });
 });
