@@ -28,7 +28,7 @@ const productCache = new Lru<string, Product>(PRODUCT_CACHE_ENTRIES);
 
 /**
  * The catalog as of the last manifest check; null when no catalog was ever loaded. A refresh
- * whose KV read fails keeps the snapshot the isolate has (the next request tries again);
+ * whose KV read fails keeps the catalog the isolate has (the next request tries again);
  * without one, StorageUnavailable.
  */
 export async function catalogSnapshot(kv: KVNamespace, now: number): Promise<CatalogSnapshot | null> {
@@ -37,7 +37,8 @@ export async function catalogSnapshot(kv: KVNamespace, now: number): Promise<Cat
     // One refresh per isolate at a time: concurrent requests share it.
     return await refreshes.run(now, () => refresh(kv, now));
   } catch (e) {
-    if (!(e instanceof StorageUnavailable) || current === undefined) throw e;
+    // A snapshot of "no catalog" is not served for a failed read: the store would look empty.
+    if (!(e instanceof StorageUnavailable) || !current?.snapshot) throw e;
     console.error("catalog refresh failed; serving the snapshot from", new Date(current.checkedAt).toISOString(), e);
     return current.snapshot;
   }

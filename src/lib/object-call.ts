@@ -6,7 +6,8 @@
  * (512 MiB, ~150–200 KiB per open object), and past it a new object fails to open its database
  * until idle ones are evicted; on Cloudflare an object may be reset (a deploy) with
  * `retryable` set. Such an error has no `remote` flag, which every error thrown by an object's
- * own code carries. Answering it with 503 at once failed requests under load
+ * own code carries (without it, the call may also have run and lost its reply: hence the
+ * premise below). An error the runtime marks `retryable: false` is not tried again. Answering it with 503 at once failed requests under load
  * (docs/benchmarks.md); a few pauses queue the request instead, and a closed loop of clients
  * then runs at the rate objects can open. The same limit can also fail a statement or a
  * commit of an object that did open (SQLITE_NOMEM, or workerd's "internal error", from within
@@ -40,18 +41,32 @@ export function mayRetry(e: unknown): boolean {
   if (typeof e !== "object" || e === null) return false;
   const error = e as { retryable?: unknown; overloaded?: unknown; remote?: unknown; message?: unknown };
   if (error.overloaded === true) return false;
-  if (error.retryable === true || error.remote !== true) return true;
+  if (error.retryable === true) return true;
+  if (error.retryable === false) return false;
+  if (error.remote !== true) return true;
   return typeof error.message === "string" && RUNTIME_FAILURE.test(error.message);
 }
 
-export async function callObject<T>(call: () => Promise<T>, pauses: readonly number[] = RETRY_PAUSES_MS): Promise<T> {
+/**
+ * No new try once this long has passed since the first: a completion's own object calls
+ * retry inside the checkout object's `complete`, which the Worker's call retries in turn, and
+ * without a deadline on attempts (not only on pauses) the two would multiply.
+ */
+export const RETRY_DEADLINE_MS = 2_500;
+
+export async function callObject<T>(
+  call: () => Promise<T>,
+  pauses: readonly number[] = RETRY_PAUSES_MS,
+  deadlineMs = RETRY_DEADLINE_MS,
+): Promise<T> {
+  const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
       // A new stub each time (the thunk makes one): a stub that threw may be broken.
       return await call();
     } catch (e) {
       const pause = pauses[attempt];
-      if (pause === undefined || !mayRetry(e)) throw e;
+      if (pause === undefined || !mayRetry(e) || Date.now() - started >= deadlineMs) throw e;
       await new Promise((resolve) => setTimeout(resolve, pause * (0.5 + Math.random())));
     }
   }

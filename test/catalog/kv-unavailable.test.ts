@@ -13,18 +13,11 @@ import { CLIENT_IP, ENDPOINT, FULL_PROFILE, meta } from "../helpers/mcp";
 
 const KV_FAILURE = "internal error; reference = kv0unavailable0test";
 
-/** The real catalog namespace, with every read failing from `failAfter` reads on. */
-function failingKv(failAfter = 0) {
-  let reads = 0;
-  const real = env.CATALOG;
-  return new Proxy(real, {
+/** The real catalog namespace, with every read failing. */
+function failingKv() {
+  return new Proxy(env.CATALOG, {
     get(target, prop) {
-      if (prop === "get" || prop === "getWithMetadata") {
-        return (...args: unknown[]) => {
-          if (reads++ >= failAfter) return Promise.reject(new Error(KV_FAILURE));
-          return (target.get as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        };
-      }
+      if (prop === "get" || prop === "getWithMetadata") return () => Promise.reject(new Error(KV_FAILURE));
       const value = Reflect.get(target, prop, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -51,6 +44,19 @@ function mcpSearch() {
       id: 1,
       method: "tools/call",
       params: { name: "search_catalog", arguments: { meta: meta(), catalog: { query: "shirt" } } },
+    }),
+  });
+}
+
+function mcpGetProduct() {
+  return new Request(ENDPOINT, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json", "cf-connecting-ip": CLIENT_IP },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "get_product", arguments: { meta: meta(), catalog: { id: "prod_abc123" } } },
     }),
   });
 }
@@ -105,6 +111,15 @@ describe("the catalog's KV store unavailable", () => {
     expect(await res.text()).toContain("Please try again");
   });
 
+  it("a product read that fails, with the catalog itself fresh: 503 as well", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    resetCatalogCache();
+    expect(await catalogSnapshot(env.CATALOG, Date.now())).not.toBeNull();
+    const reply = await send(mcpGetProduct(), failingKv());
+    expect(reply.status).toBe(503);
+    expect(reply.body.error).toMatchObject({ code: -32000, data: { retry_after: 1 } });
+  });
+
   it("a refresh that fails keeps serving the snapshot the isolate already has", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     resetCatalogCache();
@@ -116,5 +131,9 @@ describe("the catalog's KV store unavailable", () => {
     // Without an earlier snapshot there is nothing to serve: the failure is named as such.
     resetCatalogCache();
     await expect(catalogSnapshot(failingKv(), now)).rejects.toThrow(/catalog storage unavailable/);
+    // Nor is "no catalog loaded" served for a failed read: the store would look empty.
+    const empty = { get: async () => null } as unknown as KVNamespace;
+    await expect(catalogSnapshot(empty, now)).resolves.toBeNull();
+    await expect(catalogSnapshot(failingKv(), now + 60_000)).rejects.toThrow(/catalog storage unavailable/);
   });
 });

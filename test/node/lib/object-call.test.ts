@@ -56,6 +56,14 @@ describe("callObject", () => {
     expect(busy.calls()).toBe(1);
   });
 
+  it("gives up at its deadline, so calls that retry inside a retried call do not multiply", async () => {
+    const last = unreached();
+    const object = flaky([unreached(), unreached(), unreached(), last], "never");
+    // Each pause 10 ms (at least 5 with jitter); the deadline passes after the second try's pause.
+    await expect(callObject(object.call, [10, 10, 10, 10], 8)).rejects.toBeInstanceOf(Error);
+    expect(object.calls()).toBeLessThan(4);
+  });
+
   it("pauses between tries", async () => {
     const object = flaky([unreached(), unreached()], "ok");
     const started = performance.now();
@@ -76,6 +84,8 @@ describe("callObject", () => {
     expect(mayRetry(fromObject("out of memory: SQLITE_NOMEM"))).toBe(true);
     expect(mayRetry(fromObject("internal error; reference = 9upfpq218ski47qa5rugfri4"))).toBe(true);
     expect(mayRetry(fromObject("checkout failed: internal error; reference = x"))).toBe(false);
+    // The runtime's own verdict wins over where the error came from.
+    expect(mayRetry(Object.assign(unreached(), { retryable: false }))).toBe(false);
     expect(mayRetry("a string")).toBe(false);
     expect(mayRetry(undefined)).toBe(false);
     expect(RETRY_PAUSES_MS.reduce((a, b) => a + b, 0)).toBeLessThan(2500);
