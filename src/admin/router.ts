@@ -7,6 +7,7 @@
  */
 import { merchantConfig } from "../config";
 import { jsonResponse } from "../lib/http";
+import { StorageUnavailable } from "../lib/storage-unavailable";
 import { StoreMisconfigured } from "../lib/store-misconfigured";
 import { handleApiKeyAdmin } from "./api-keys";
 import { adminAccess } from "./auth";
@@ -40,6 +41,20 @@ export async function handleAdmin(request: Request, env: AdminEnv): Promise<Resp
       "cache-control": "no-store",
     });
   }
+  try {
+    return await handleAdminApi(request, env, pathname);
+  } catch (e) {
+    if (!(e instanceof StorageUnavailable)) throw e;
+    console.error(JSON.stringify({ event: "storage_unavailable", store: e.store, error: e.message }));
+    return jsonResponse(
+      { error: "unavailable", message: "The store's catalog could not be read just now; retry." },
+      503,
+      { "retry-after": "1", "cache-control": "no-store" },
+    );
+  }
+}
+
+function handleAdminApi(request: Request, env: AdminEnv, pathname: string): Promise<Response> | Response {
   if (pathname === "/admin/orders" || pathname.startsWith("/admin/orders/")) {
     return handleOrderAdmin(request, env, pathname);
   }

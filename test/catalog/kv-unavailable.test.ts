@@ -1,15 +1,19 @@
 /**
  * The catalog's KV store failing (a read that throws; local workerd does so once its SQLite
  * heap is full, docs/benchmarks.md) is the store being unavailable, not a bug: the agent gets
- * -32000 / 503 with retry_after over MCP, 503 over REST and on a buyer's page, never -32603 /
- * 500. A refresh that
- * fails while the isolate holds an earlier snapshot keeps serving that snapshot.
+ * -32000 / 503 with retry_after over MCP, 503 over REST, on a buyer's page, in the merchant's
+ * console and its JSON API, never -32603 / 500. A refresh that fails while the isolate holds
+ * an earlier snapshot keeps serving that snapshot; a console upload whose writes fail leaves
+ * the served catalog as it was.
  */
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { catalogSnapshot, resetCatalogCache } from "../../src/catalog/kv-catalog";
+import { KV_KEYS } from "../../src/catalog/kv-layout";
 import worker from "../../src/index";
+import { ADMIN_TOKEN, csrfOf, openPage, signIn } from "../helpers/console";
 import { CLIENT_IP, ENDPOINT, FULL_PROFILE, meta } from "../helpers/mcp";
+import fixed from "../node/fixtures/catalog-fixed.csv?raw";
 
 const KV_FAILURE = "internal error; reference = kv0unavailable0test";
 
@@ -18,6 +22,17 @@ function failingKv() {
   return new Proxy(env.CATALOG, {
     get(target, prop) {
       if (prop === "get" || prop === "getWithMetadata") return () => Promise.reject(new Error(KV_FAILURE));
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The real catalog namespace, reads working and every write failing. */
+function failingWrites() {
+  return new Proxy(env.CATALOG, {
+    get(target, prop) {
+      if (prop === "put" || prop === "delete") return () => Promise.reject(new Error(KV_FAILURE));
       const value = Reflect.get(target, prop, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -135,5 +150,68 @@ describe("the catalog's KV store unavailable", () => {
     const empty = { get: async () => null } as unknown as KVNamespace;
     await expect(catalogSnapshot(empty, now)).resolves.toBeNull();
     await expect(catalogSnapshot(failingKv(), now + 60_000)).rejects.toThrow(/catalog storage unavailable/);
+  });
+
+  it("the merchant's console page: 503 with a try-again page, not an internal error", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const browser = await signIn({ ip: "203.0.113.141" });
+    resetCatalogCache();
+    const res = await worker.fetch(
+      new Request("https://shop.example.com/admin/catalog", {
+        headers: { cookie: browser.cookie ?? "", "cf-connecting-ip": "203.0.113.141", accept: "text/html" },
+      }) as Request<unknown, IncomingRequestCfProperties>,
+      { ...env, CATALOG: failingKv() } as Env,
+    );
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("1");
+    expect(res.headers.get("content-type")).toContain("text/html");
+    const html = await res.text();
+    expect(html).toContain("Please try again");
+    // Still the console: its navigation (and sign-out form) is on the page.
+    expect(html).toContain('action="/admin/sign-out"');
+  });
+
+  it("the admin JSON API: 503 unavailable with Retry-After, not an internal error", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    resetCatalogCache();
+    const res = await worker.fetch(
+      new Request("https://shop.example.com/admin/inventory/var_abc123_m", {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "cf-connecting-ip": CLIENT_IP },
+      }) as Request<unknown, IncomingRequestCfProperties>,
+      { ...env, CATALOG: failingKv() } as Env,
+    );
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("1");
+    expect(await res.json()).toMatchObject({ error: "unavailable" });
+  });
+
+  it("a console upload whose writes fail: 503 asking to send it again, the served catalog unchanged", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const browser = await signIn({ ip: "203.0.113.142" });
+    const { html } = await openPage("/admin/catalog", browser);
+    const form = new FormData();
+    form.set("_csrf", csrfOf(html));
+    form.set("catalog", new File([fixed], "catalog-fixed.csv", { type: "text/csv" }));
+    const encoded = new Request("https://shop.example.com/admin/catalog/upload", { method: "POST", body: form });
+    const body = await encoded.arrayBuffer();
+    const manifest = await env.CATALOG.get(KV_KEYS.manifest);
+    const res = await worker.fetch(
+      new Request("https://shop.example.com/admin/catalog/upload", {
+        method: "POST",
+        headers: {
+          "content-type": encoded.headers.get("content-type") ?? "",
+          "content-length": String(body.byteLength),
+          origin: "https://shop.example.com",
+          cookie: browser.cookie ?? "",
+          "cf-connecting-ip": "203.0.113.142",
+        },
+        body,
+      }) as Request<unknown, IncomingRequestCfProperties>,
+      { ...env, CATALOG: failingWrites() } as Env,
+    );
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("1");
+    expect(await res.text()).toMatch(/may not have been saved\. Go back and send it again/);
+    expect(await env.CATALOG.get(KV_KEYS.manifest)).toBe(manifest);
   });
 });

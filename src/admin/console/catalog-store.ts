@@ -6,6 +6,7 @@
  * names them; the next load or `catalog:load` removes them).
  */
 import type { CatalogStore } from "../../catalog/catalog-load";
+import { unavailableUnlessCorrupt } from "../../lib/storage-unavailable";
 
 /** KV operations per invocation, less a margin for the reads around the upload. */
 export const KV_OPERATION_BUDGET = 980;
@@ -24,14 +25,14 @@ export function budgetedStore(kv: KVNamespace, budget = KV_OPERATION_BUDGET): Bu
   const store: CatalogStore = {
     async put(pairs) {
       used += pairs.length;
-      await inGroups(pairs, (p) => kv.put(p.key, p.value));
+      await inGroups(pairs, (p) => kv.put(p.key, p.value).catch(failed));
     },
     async list(prefix) {
       const keys: string[] = [];
       let cursor: string | undefined;
       do {
         used++;
-        const page = await kv.list({ prefix, ...(cursor ? { cursor } : {}) });
+        const page = await kv.list({ prefix, ...(cursor ? { cursor } : {}) }).catch(failed);
         for (const key of page.keys) keys.push(key.name);
         cursor = page.list_complete ? undefined : page.cursor;
       } while (cursor && used < budget);
@@ -42,11 +43,14 @@ export function budgetedStore(kv: KVNamespace, budget = KV_OPERATION_BUDGET): Bu
       const now = keys.slice(0, room);
       leftOver += keys.length - now.length;
       used += now.length;
-      await inGroups(now, (key) => kv.delete(key));
+      await inGroups(now, (key) => kv.delete(key).catch(failed));
     },
   };
   return { store, leftOver: () => leftOver };
 }
+
+/** A write that fails mid-load is the store unavailable: the console asks for the load again (it is safe to repeat). */
+const failed = unavailableUnlessCorrupt("catalog");
 
 async function inGroups<T>(items: readonly T[], run: (item: T) => Promise<unknown>): Promise<void> {
   for (let start = 0; start < items.length; start += CONCURRENCY) {

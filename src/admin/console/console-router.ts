@@ -7,6 +7,7 @@
 import { type IRequest, IttyRouter } from "itty-router";
 import type { MerchantConfig } from "../../config";
 import { jsonResponse } from "../../lib/http";
+import { StorageUnavailable } from "../../lib/storage-unavailable";
 import { newNonce, seeOther } from "../../pages/respond";
 import { ACCESS_HEADER, verifyAccessJwt } from "./access";
 import { CATALOG_ROUTES } from "./catalog-routes";
@@ -109,6 +110,18 @@ export async function handleConsole(
   const path = url.pathname === "/admin" ? "/admin/" : url.pathname;
   // Only method and URL are matched; handlers read the body from ctx.request.
   const method = request.method === "HEAD" ? "GET" : request.method;
-  const routed = (await table.fetch({ method, url: new URL(path, url).href } as IRequest, ctx)) as Response | undefined;
+  let routed: Response | undefined;
+  try {
+    routed = (await table.fetch({ method, url: new URL(path, url).href } as IRequest, ctx)) as Response | undefined;
+  } catch (e) {
+    if (!(e instanceof StorageUnavailable)) throw e;
+    // The catalog's store not answering is not the merchant's mistake nor a bug: say so, in the console.
+    console.error(JSON.stringify({ event: "storage_unavailable", store: e.store, error: e.message }));
+    const text =
+      method === "GET"
+        ? "The store's catalog could not be read just now. Reload in a moment."
+        : "The store's catalog did not answer just now, so what you sent may not have been saved. Go back and send it again: it is safe to repeat.";
+    return consoleMessage(ctx, 503, "Please try again", text, { "retry-after": "1" });
+  }
   return routed ?? consoleMessage(ctx, 404, "Not found", "There is no console page here.");
 }

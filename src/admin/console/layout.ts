@@ -76,10 +76,17 @@ ${page.script ? html`<script nonce="${nonce}">${trustedHtml(page.script)}</scrip
 }
 
 /** A page that only says something (not found, refused, done). */
-export function consoleMessage(ctx: ConsoleContext, status: number, title: string, text: string): Response {
+export function consoleMessage(
+  ctx: ConsoleContext,
+  status: number,
+  title: string,
+  text: string,
+  headers: Readonly<Record<string, string>> = {},
+): Response {
   return renderConsole(ctx, {
     title,
     status,
+    headers,
     body: html`<h1>${title}</h1><p>${text}</p><p><a href="/admin/">Back to the dashboard</a></p>`,
   });
 }
