@@ -107,7 +107,7 @@ function combine(id: string, refused: readonly Exclude<Answer, { ok: true }>[]):
 
 /** Gives back a failed reservation's holds; a failure throws, so the caller's retry comes back here. */
 async function abandon(env: Inventory, id: string, shards: readonly string[]): Promise<void> {
-  await Promise.all(shards.map((name) => shard(env, name).abandon(id)));
+  await Promise.all(shards.map((name) => callObject(async () => shard(env, name).abandon(id))));
 }
 
 /**
@@ -120,9 +120,10 @@ export async function releaseStock(
   reservationId: string,
   variantIds: readonly string[],
 ): Promise<ReleaseOutcome> {
-  const targets = [...byShard([...new Set(variantIds)], (v) => v).keys()].map((name) => shard(env, name));
-  targets.push(env.INVENTORY.getByName(INVENTORY_NAME));
-  const answers = await Promise.all(targets.map((t) => t.release(reservationId)));
+  // Stubs are made inside each try: a stub whose call failed may be broken.
+  const targets = [...byShard([...new Set(variantIds)], (v) => v).keys()].map((name) => () => shard(env, name));
+  targets.push(() => env.INVENTORY.getByName(INVENTORY_NAME));
+  const answers = await Promise.all(targets.map((stub) => callObject(async () => stub().release(reservationId))));
   if (answers.some((a) => a.released)) return { released: true };
   const spent = answers.some((a) => !a.released && a.reason === "already_released");
   return { released: false, reason: spent ? "already_released" : "not_found" };
@@ -153,7 +154,9 @@ export async function stockLevelsNow(
     );
   const uncounted = answers.flatMap((a) => a.uncounted ?? []);
   if (uncounted.length > 0 && !legacyEmpty) {
-    const old = await env.INVENTORY.getByName(INVENTORY_NAME).levels(uncounted, given(uncounted), catalogVersion);
+    const old = await callObject(async () =>
+      env.INVENTORY.getByName(INVENTORY_NAME).levels(uncounted, given(uncounted), catalogVersion),
+    );
     if (old.counts === false) legacyEmpty = true;
     answers.push(old);
   } else if (uncounted.length > 0) answers.push({ levels: given(uncounted), restocked: [] });

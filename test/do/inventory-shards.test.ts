@@ -268,6 +268,41 @@ describe("a release across shards", () => {
     expect(await releaseStock(env, fresh("unknown"), [a])).toEqual({ released: false, reason: "not_found" });
     expect([await level(a), await level(b)]).toEqual([5, 5]);
   });
+
+  it("a shard call that fails before reaching the object (runtime, not code) is tried again", async () => {
+    const [a, b] = pair(false);
+    const id = fresh("r");
+    await reserveStock(
+      env,
+      id,
+      [
+        { variantId: a, quantity: 2 },
+        { variantId: b, quantity: 3 },
+      ],
+      { [a]: 5, [b]: 5 },
+      V1,
+    );
+    // The first release call to a's shard fails the way workerd fails an object that cannot
+    // open (an Error without the `remote` flag): the release must still reach it.
+    let failed = 0;
+    const flaky = {
+      INVENTORY: {
+        getByName(name: string) {
+          const stub = env.INVENTORY.getByName(name);
+          if (name !== stockShardName(a) || failed > 0) return stub;
+          return {
+            release: () => {
+              failed++;
+              return Promise.reject(new Error("Durable Object storage is unavailable (test)"));
+            },
+          };
+        },
+      },
+    } as unknown as Pick<Env, "INVENTORY">;
+    expect(await releaseStock(flaky, id, [a, b])).toEqual({ released: true });
+    expect(failed).toBe(1);
+    expect([await level(a), await level(b)]).toEqual([5, 5]);
+  });
 });
 
 describe("availability per variant", () => {
