@@ -101,6 +101,8 @@ async function run(
 ): Promise<{ reply: RestReply; tier: string }> {
   const tool = TOOLS.get(operation.tool);
   if (!tool) throw new Error(`REST operation without a tool: ${operation.tool}`);
+  // Known once admitted, so an answer after a failure still says who the caller is.
+  let tier = "anonymous";
   try {
     const admitted = await admit({ request, body: bytes }, env);
     if (!admitted.ok) {
@@ -111,7 +113,7 @@ async function run(
     }
     const { scope } = admitted;
     const { principal } = scope;
-    const tier = principal.tier;
+    tier = principal.tier;
     // REST request signing (spec-digest §10.3): a signed POST/PUT covers its Idempotency-Key.
     if (principal.tier === "authenticated" && principal.via === "signature" && MUTATING.has(request.method)) {
       if (request.headers.has("idempotency-key") && !principal.signed.includes("idempotency-key")) {
@@ -127,15 +129,15 @@ async function run(
   } catch (e) {
     if (e instanceof StoreMisconfigured) {
       console.error(`store misconfigured (fix wrangler.toml, \`npm run check:config\`): ${e.problems.join("; ")}`);
-      return { reply: errorReply(storeMisconfigured(), tool.name, operation.body), tier: "anonymous" };
+      return { reply: errorReply(storeMisconfigured(), tool.name, operation.body), tier };
     }
     if (e instanceof StorageUnavailable) {
       console.error(`rest: ${e.message}`);
-      return { reply: errorReply(unavailable(), tool.name, operation.body), tier: "anonymous" };
+      return { reply: errorReply(unavailable(), tool.name, operation.body), tier };
     }
     // Internals stay in the log; the wire gets a generic 500.
     console.error("rest: unexpected failure", operation.tool, e instanceof Error ? e.stack : e);
-    return { reply: requestError(500, "internal_error", "Internal error"), tier: "anonymous" };
+    return { reply: requestError(500, "internal_error", "Internal error"), tier };
   }
 }
 

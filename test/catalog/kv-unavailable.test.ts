@@ -111,6 +111,26 @@ describe("the catalog's KV store unavailable", () => {
     expect(reply.headers.get("retry-after")).toBe("1");
   });
 
+  it("REST, an authenticated caller: the 503 still says its tier (ucp-trust-tier)", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const issued = await worker.fetch(
+      new Request("https://shop.example.com/admin/api-keys", {
+        method: "POST",
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ profile: FULL_PROFILE, label: "kv outage" }),
+      }) as Request<unknown, IncomingRequestCfProperties>,
+      env as Env,
+    );
+    expect(issued.status).toBe(201);
+    const { api_key: apiKey } = (await issued.json()) as { api_key: string };
+    resetCatalogCache();
+    const request = restSearch();
+    request.headers.set("x-api-key", apiKey);
+    const reply = await send(request, failingKv());
+    expect(reply.status, JSON.stringify(reply.body)).toBe(503);
+    expect(reply.headers.get("ucp-trust-tier")).toBe("authenticated");
+  });
+
   it("the storefront page: 503 with a try-again page, not an error", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     resetCatalogCache();
