@@ -84,6 +84,32 @@ describe("catalog:load with a broken CSV", () => {
   });
 });
 
+describe("catalog:load with ids longer than the store's keys hold", () => {
+  it("names the row and writes nothing (KV keys hold 512 bytes: 'product:' or 'availability:' and the id)", async () => {
+    const rows = readFileSync(FIXED, "utf8").split("\n");
+    // 600 characters of id: a KV key of 608 bytes, refused by KV half-way through the writes.
+    const longProduct = `prod_${"x".repeat(595)}`;
+    const longVariant = `var_${"é".repeat(250)}`; // 504 bytes as UTF-8: too long with "availability:"
+    const file = path.join(state, "long-ids.csv");
+    writeFileSync(
+      file,
+      rows
+        .map((line) =>
+          line.replace(/^prod_fx_tee,/, `${longProduct},`).replace(",var_fx_mug_green,", `,${longVariant},`),
+        )
+        .join("\n"),
+    );
+    const run = loader(file, "--persist-to", state);
+    expect(run.status).toBe(1);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stderr).toMatch(/line 2 \(product prod_x{595}\): \$\.id: 600 bytes; ids can be at most 504 bytes/);
+    expect(run.stderr).toMatch(
+      /line 7 \(var_é{250}\): \$\.variants\[1\]\.id: 504 bytes; variant ids can be at most 499 bytes/,
+    );
+    expect(await served(FIXED_IDS)).toEqual({ found: [], keys: [] });
+  });
+});
+
 describe("catalog:load replaces the catalog", () => {
   it("a reload without some products stops serving them and removes their keys", async () => {
     const onlyB = path.join(state, "only-b.csv");

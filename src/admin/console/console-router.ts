@@ -120,7 +120,7 @@ export async function handleConsole(
     const text =
       method === "GET"
         ? "The store's catalog could not be read just now. Reload in a moment."
-        : "The store's catalog did not answer just now, so what you sent may not have been saved. Go back and send it again: it is safe to repeat.";
+        : "The store's catalog did not answer just now, so what you sent may have been saved only in part. Go back and send it again: that is safe, and finishes it.";
     return consoleMessage(ctx, 503, "Please try again", text, { "retry-after": "1" });
   }
   return routed ?? consoleMessage(ctx, 404, "Not found", "There is no console page here.");
