@@ -188,10 +188,10 @@ export class InventoryObject extends DurableObject<Env> {
       changed = this.#changed(before);
       return { released: true };
     });
-    if (outcome.released) {
-      await this.#arm();
-      await this.#publish(changed);
-    }
+    // Search is told first: if setting the alarm then fails, the caller's retry finds the
+    // reservation released and would otherwise never publish. The retry sets the alarm.
+    if (outcome.released) await this.#publish(changed);
+    if (outcome.released || outcome.reason === "already_released") await this.#arm();
     return outcome;
   }
 
@@ -322,10 +322,10 @@ export class InventoryObject extends DurableObject<Env> {
       changed = this.#changed(before);
       return { ...answer, replayed: false };
     });
-    if (outcome.ok && !outcome.replayed) {
-      if (idempotency) await this.#arm();
-      await this.#publish(changed);
-    }
+    // As in release(): search first, then the alarm that prunes the ledger, which a replay
+    // sets again in case the first call failed there after its commit.
+    if (outcome.ok && !outcome.replayed) await this.#publish(changed);
+    if (outcome.ok && idempotency) await this.#arm();
     return outcome;
   }
 

@@ -330,6 +330,55 @@ describe("availability per variant", () => {
     expect(Object.hasOwn(after?.sold_out ?? {}, s)).toBe(false);
   });
 
+  it("a release whose alarm write fails after its commit still publishes, and its repeat sets the alarm", async () => {
+    const v = fresh("v");
+    const id = fresh("r");
+    await reserveStock(env, id, [{ variantId: v, quantity: 1 }], { [v]: 1 }, V1);
+    expect(await state(v)).toEqual({ s: "sold_out", v: V1 });
+    await runInDurableObject(shard(v), async (object: InventoryObject, st) => {
+      const setAlarm = st.storage.setAlarm.bind(st.storage);
+      let refuse = true;
+      st.storage.setAlarm = async (...args: Parameters<typeof setAlarm>) => {
+        if (refuse) {
+          refuse = false;
+          throw new Error("internal error; reference = alarm0test");
+        }
+        return setAlarm(...args);
+      };
+      await st.storage.deleteAlarm();
+      // The release committed, then its alarm could not be set: the call fails (and is retried).
+      await expect(object.release(id)).rejects.toThrow(/alarm0test/);
+      expect(await state(v), "the units went back, and search was told").toEqual({ s: "in_stock", v: V1 });
+      expect(await st.storage.getAlarm()).toBeNull();
+      // The retry finds it released, and sets the alarm that prunes the record.
+      expect(await object.release(id)).toEqual({ released: false, reason: "already_released" });
+      expect(await st.storage.getAlarm()).not.toBeNull();
+    });
+  });
+
+  it("so does a keyed restock: published before its alarm, and its replay sets the alarm", async () => {
+    const v = fresh("v");
+    await reserveStock(env, fresh("r"), [{ variantId: v, quantity: 1 }], { [v]: 1 }, V1);
+    expect(await state(v)).toEqual({ s: "sold_out", v: V1 });
+    await runInDurableObject(shard(v), async (object: InventoryObject, st) => {
+      const setAlarm = st.storage.setAlarm.bind(st.storage);
+      let refuse = true;
+      st.storage.setAlarm = async (...args: Parameters<typeof setAlarm>) => {
+        if (refuse) {
+          refuse = false;
+          throw new Error("internal error; reference = alarm0test");
+        }
+        return setAlarm(...args);
+      };
+      await st.storage.deleteAlarm();
+      const key = { key: fresh("k"), hash: "h1" };
+      await expect(object.restock(v, { add: 3 }, 1, V1, key)).rejects.toThrow(/alarm0test/);
+      expect((await state(v))?.s, "search was told before the alarm failed").toBe("restocked");
+      expect(await object.restock(v, { add: 3 }, 1, V1, key)).toMatchObject({ ok: true, level: 3, replayed: true });
+      expect(await st.storage.getAlarm()).not.toBeNull();
+    });
+  });
+
   it("a write KV refused is written again by the next publish, though its state did not move again", async () => {
     const v = fresh("v");
     await reserveStock(env, fresh("r"), [{ variantId: v, quantity: 1 }], { [v]: 1 }, V1);
