@@ -64,7 +64,17 @@ function page(handler: PageHandler) {
     try {
       return await handler(ctx, request.params as Record<string, string>);
     } catch (e) {
-      if (!(e instanceof StorageUnavailable)) throw e;
+      if (!(e instanceof StorageUnavailable)) {
+        // A person is reading: a page in the store's own look, not the API's JSON error.
+        console.error("unhandled", e instanceof Error ? e.stack : e);
+        facts.outcome = "internal_error";
+        return messagePage(
+          ctx,
+          500,
+          "Something went wrong",
+          "The store could not show this page. Please try again in a moment.",
+        );
+      }
       console.error(JSON.stringify({ event: "storage_unavailable", store: e.store, error: e.message }));
       facts.outcome = "unavailable";
       return plainPage(

@@ -28,6 +28,18 @@ function failingKv() {
   });
 }
 
+/** The real catalog namespace whose every read finds text that is not JSON (corrupted content). */
+function corruptKv() {
+  return new Proxy(env.CATALOG, {
+    get(target, prop) {
+      if (prop === "get" || prop === "getWithMetadata")
+        return () => Promise.reject(new SyntaxError("Unexpected token 'x', \"x{\" is not valid JSON"));
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 /** The real catalog namespace, reads working and every write after the first `allowed` failing. */
 function failingWrites(allowed: number) {
   let writes = 0;
@@ -253,5 +265,39 @@ describe("the catalog's KV store unavailable", () => {
     expect(await env.CATALOG.get(KV_KEYS.manifest)).not.toBe(manifest);
     const search = await send(mcpSearch("Loop Tee"), env.CATALOG);
     expect(JSON.stringify(search.body)).toContain("prod_fx_tee");
+  });
+
+  it("corrupted catalog content is an internal error, shown to a person as a page, not as JSON", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    resetCatalogCache();
+    const buyer = await worker.fetch(
+      new Request("https://shop.example.com/", { headers: { "cf-connecting-ip": CLIENT_IP } }) as Request<
+        unknown,
+        IncomingRequestCfProperties
+      >,
+      { ...env, CATALOG: corruptKv() } as Env,
+    );
+    expect(buyer.status).toBe(500);
+    expect(buyer.headers.get("content-type")).toContain("text/html");
+    const page = await buyer.text();
+    expect(page).toContain("Something went wrong");
+    expect(page).not.toMatch(/SyntaxError|at \S+ \(/);
+
+    const browser = await signIn({ ip: "203.0.113.143" });
+    resetCatalogCache();
+    const merchant = await worker.fetch(
+      new Request("https://shop.example.com/admin/catalog", {
+        headers: { cookie: browser.cookie ?? "", "cf-connecting-ip": "203.0.113.143", accept: "text/html" },
+      }) as Request<unknown, IncomingRequestCfProperties>,
+      { ...env, CATALOG: corruptKv() } as Env,
+    );
+    expect(merchant.status).toBe(500);
+    expect(merchant.headers.get("content-type")).toContain("text/html");
+    const console_ = await merchant.text();
+    expect(console_).toContain("Something went wrong");
+    expect(console_).toContain('action="/admin/sign-out"');
+    expect(console_).not.toContain("SyntaxError");
+    // The cause is logged, with its stack, for the merchant's `wrangler tail`.
+    expect(errors.mock.calls.some((call) => call[0] === "unhandled" && /SyntaxError/.test(String(call[1])))).toBe(true);
   });
 });

@@ -114,7 +114,15 @@ export async function handleConsole(
   try {
     routed = (await table.fetch({ method, url: new URL(path, url).href } as IRequest, ctx)) as Response | undefined;
   } catch (e) {
-    if (!(e instanceof StorageUnavailable)) throw e;
+    if (!(e instanceof StorageUnavailable)) {
+      // The merchant is reading: a console page, not the API's JSON error; the cause is in the log.
+      console.error("unhandled", e instanceof Error ? e.stack : e);
+      const text =
+        method === "GET"
+          ? "This page failed. The error is in the Worker's log (npx wrangler tail)."
+          : "This action failed. The error is in the Worker's log (npx wrangler tail). Check whether its change was made before you send it again.";
+      return consoleMessage(ctx, 500, "Something went wrong", text);
+    }
     // The catalog's store not answering is not the merchant's mistake nor a bug: say so, in the console.
     console.error(JSON.stringify({ event: "storage_unavailable", store: e.store, error: e.message }));
     const text =
