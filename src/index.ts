@@ -4,7 +4,7 @@
  */
 import { jsonResponse } from "./lib/http";
 import { nextIoTurn } from "./lib/io-turn";
-import { logRequest, startRequestLog } from "./lib/log";
+import { logRequest, logUnhandled, startRequestLog } from "./lib/log";
 import { route } from "./router";
 
 export { CartObject } from "../durable-objects/cart-object";
@@ -22,7 +22,7 @@ export default {
     try {
       response = await route(request, env, log.facts);
     } catch (e) {
-      console.error("unhandled", e instanceof Error ? e.stack : e);
+      logUnhandled(e);
       log.facts.outcome = "internal_error";
       response = jsonResponse({ error: "internal_error", message: "Internal error" }, 500);
     }

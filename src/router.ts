@@ -7,8 +7,8 @@ import { type IRequest, IttyRouter } from "itty-router";
 import { handleAdmin } from "./admin/router";
 import { MCP_PATH } from "./config";
 import { CORS_HEADERS, jsonResponse } from "./lib/http";
-import type { RequestFacts } from "./lib/log";
-import { StorageUnavailable } from "./lib/storage-unavailable";
+import { logUnhandled, type RequestFacts } from "./lib/log";
+import { logUnavailable, StorageUnavailable } from "./lib/storage-unavailable";
 import { StoreMisconfigured } from "./lib/store-misconfigured";
 import { handleMcpPost } from "./mcp/http";
 import { addToCart, cartAction, cartPage } from "./pages/cart-page";
@@ -66,7 +66,7 @@ function page(handler: PageHandler) {
     } catch (e) {
       if (!(e instanceof StorageUnavailable)) {
         // A person is reading: a page in the store's own look, not the API's JSON error.
-        console.error("unhandled", e instanceof Error ? e.stack : e);
+        logUnhandled(e);
         facts.outcome = "internal_error";
         return messagePage(
           ctx,
@@ -75,7 +75,7 @@ function page(handler: PageHandler) {
           "The store could not show this page. Please try again in a moment.",
         );
       }
-      console.error(JSON.stringify({ event: "storage_unavailable", store: e.store, error: e.message }));
+      logUnavailable(e);
       facts.outcome = "unavailable";
       return plainPage(
         503,

@@ -7,7 +7,7 @@
  */
 import { merchantConfig } from "../config";
 import { jsonResponse } from "../lib/http";
-import { StorageUnavailable } from "../lib/storage-unavailable";
+import { logUnavailable, StorageUnavailable } from "../lib/storage-unavailable";
 import { StoreMisconfigured } from "../lib/store-misconfigured";
 import { handleApiKeyAdmin } from "./api-keys";
 import { adminAccess } from "./auth";
@@ -45,7 +45,7 @@ export async function handleAdmin(request: Request, env: AdminEnv): Promise<Resp
     return await handleAdminApi(request, env, pathname);
   } catch (e) {
     if (!(e instanceof StorageUnavailable)) throw e;
-    console.error(JSON.stringify({ event: "storage_unavailable", store: e.store, error: e.message }));
+    logUnavailable(e);
     return jsonResponse(
       { error: "unavailable", message: "The store's catalog could not be read just now; retry." },
       503,

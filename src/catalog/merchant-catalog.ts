@@ -57,16 +57,17 @@ export class CatalogValidator {
     }
     const product = parsed.data;
     const problems: ProductProblem[] = [];
-    const productKey = keyOverflow(KV_KEYS.product(product.id), KV_KEYS.productPrefix);
-    if (productKey) problems.push({ message: `$.id: ${productKey}; ids can be at most ${productKey.max} bytes` });
+    const productKey = keyOverflow(KV_KEYS.productPrefix, product.id);
+    if (productKey)
+      problems.push({ message: `$.id: ${productKey.bytes} bytes; ids can be at most ${productKey.max} bytes` });
     if (this.productIds.has(product.id) || this.variantIds.has(product.id))
       problems.push({ message: `duplicate product id ${product.id}` });
     this.productIds.add(product.id);
     for (const [v, variant] of product.variants.entries()) {
       const report = (message: string) => problems.push({ variant: v, message: `$.variants[${v}].${message}` });
       if (this.variantIds.has(variant.id) || this.productIds.has(variant.id)) report(`id: duplicate id ${variant.id}`);
-      const variantKey = keyOverflow(KV_KEYS.variantAvailability(variant.id), KV_KEYS.variantAvailabilityPrefix);
-      if (variantKey) report(`id: ${variantKey}; variant ids can be at most ${variantKey.max} bytes`);
+      const variantKey = keyOverflow(KV_KEYS.variantAvailabilityPrefix, variant.id);
+      if (variantKey) report(`id: ${variantKey.bytes} bytes; variant ids can be at most ${variantKey.max} bytes`);
       this.variantIds.add(variant.id);
       if (variant.price.currency !== this.currency) report(`price.currency: expected ${this.currency}`);
       for (const problem of optionProblems(product, variant)) report(`options: ${problem}`);
@@ -84,19 +85,18 @@ export class CatalogValidator {
   }
 }
 
-/** The served form of a product already checked by a CatalogValidator (a second pass). */
 /** KV refuses keys over 512 bytes, and it would refuse them mid-load, after other writes. */
 const KV_KEY_BYTES = 512;
 const utf8 = new TextEncoder();
 
-/** An id whose KV key (prefix + id) is too long: its size, and the most its prefix leaves. */
-function keyOverflow(key: string, prefix: string): { max: number; toString(): string } | undefined {
-  const bytes = utf8.encode(key).byteLength;
-  if (bytes <= KV_KEY_BYTES) return undefined;
-  const own = bytes - prefix.length;
-  return { max: KV_KEY_BYTES - prefix.length, toString: () => `${own} bytes` };
+/** An id too long to follow `prefix` in a KV key: its size, and the most the prefix leaves. */
+function keyOverflow(prefix: string, id: string): { bytes: number; max: number } | undefined {
+  const max = KV_KEY_BYTES - utf8.encode(prefix).byteLength;
+  const bytes = utf8.encode(id).byteLength;
+  return bytes > max ? { bytes, max } : undefined;
 }
 
+/** The served form of a product already checked by a CatalogValidator (a second pass). */
 export function servedProduct(raw: unknown): Product {
   const served = toServed(MerchantProductSchema.parse(raw));
   if ("problem" in served) throw new Error(served.problem);

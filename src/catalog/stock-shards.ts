@@ -120,10 +120,10 @@ export async function releaseStock(
   reservationId: string,
   variantIds: readonly string[],
 ): Promise<ReleaseOutcome> {
-  // Stubs are made inside each try: a stub whose call failed may be broken.
-  const targets = [...byShard([...new Set(variantIds)], (v) => v).keys()].map((name) => () => shard(env, name));
-  targets.push(() => env.INVENTORY.getByName(INVENTORY_NAME));
-  const answers = await Promise.all(targets.map((stub) => callObject(async () => stub().release(reservationId))));
+  const names = [...byShard([...new Set(variantIds)], (v) => v).keys(), INVENTORY_NAME];
+  const answers = await Promise.all(
+    names.map((name) => callObject(async () => shard(env, name).release(reservationId))),
+  );
   if (answers.some((a) => a.released)) return { released: true };
   const spent = answers.some((a) => !a.released && a.reason === "already_released");
   return { released: false, reason: spent ? "already_released" : "not_found" };
@@ -155,7 +155,7 @@ export async function stockLevelsNow(
   const uncounted = answers.flatMap((a) => a.uncounted ?? []);
   if (uncounted.length > 0 && !legacyEmpty) {
     const old = await callObject(async () =>
-      env.INVENTORY.getByName(INVENTORY_NAME).levels(uncounted, given(uncounted), catalogVersion),
+      shard(env, INVENTORY_NAME).levels(uncounted, given(uncounted), catalogVersion),
     );
     if (old.counts === false) legacyEmpty = true;
     answers.push(old);

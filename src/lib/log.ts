@@ -66,3 +66,8 @@ export function logOrderEvent(
 ): void {
   console.log(JSON.stringify({ log: "order", order_id: orderId, event, ...detail }));
 }
+
+/** A failure nobody expected (a bug): the stack goes to the log, never to the answer. */
+export function logUnhandled(e: unknown): void {
+  console.error("unhandled", e instanceof Error ? e.stack : e);
+}

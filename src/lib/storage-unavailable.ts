@@ -14,6 +14,11 @@ export class StorageUnavailable extends Error {
   }
 }
 
+/** Its one log line where a person's page or the admin API answers it (src/router.ts, src/admin/). */
+export function logUnavailable(e: StorageUnavailable): void {
+  console.error(JSON.stringify({ event: "storage_unavailable", store: e.store, error: e.message }));
+}
+
 /**
  * For a read's `.catch`: a failed read is StorageUnavailable, except text that is not JSON
  * (a `"json"` read parses in the binding), which is corrupted content and stays what it is.

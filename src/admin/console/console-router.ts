@@ -7,7 +7,8 @@
 import { type IRequest, IttyRouter } from "itty-router";
 import type { MerchantConfig } from "../../config";
 import { jsonResponse } from "../../lib/http";
-import { StorageUnavailable } from "../../lib/storage-unavailable";
+import { logUnhandled } from "../../lib/log";
+import { logUnavailable, StorageUnavailable } from "../../lib/storage-unavailable";
 import { newNonce, seeOther } from "../../pages/respond";
 import { ACCESS_HEADER, verifyAccessJwt } from "./access";
 import { CATALOG_ROUTES } from "./catalog-routes";
@@ -116,7 +117,7 @@ export async function handleConsole(
   } catch (e) {
     if (!(e instanceof StorageUnavailable)) {
       // The merchant is reading: a console page, not the API's JSON error; the cause is in the log.
-      console.error("unhandled", e instanceof Error ? e.stack : e);
+      logUnhandled(e);
       const text =
         method === "GET"
           ? "This page failed. The error is in the Worker's log (npx wrangler tail)."
@@ -124,7 +125,7 @@ export async function handleConsole(
       return consoleMessage(ctx, 500, "Something went wrong", text);
     }
     // The catalog's store not answering is not the merchant's mistake nor a bug: say so, in the console.
-    console.error(JSON.stringify({ event: "storage_unavailable", store: e.store, error: e.message }));
+    logUnavailable(e);
     const text =
       method === "GET"
         ? "The store's catalog could not be read just now. Reload in a moment."
