@@ -17,56 +17,65 @@ import fixed from "../node/fixtures/catalog-fixed.csv?raw";
 
 const KV_FAILURE = "internal error; reference = kv0unavailable0test";
 
-/** The real catalog namespace, with every read failing. */
-function failingKv() {
+type KvMethod = (...args: unknown[]) => Promise<unknown>;
+
+/** The real catalog namespace, with the methods named in `replaced` answered by them instead. */
+function kvWith(replaced: (real: (name: string) => KvMethod) => Record<string, KvMethod>): KVNamespace {
+  const real = (name: string) => (Reflect.get(env.CATALOG, name) as KvMethod).bind(env.CATALOG);
+  const methods = replaced(real);
   return new Proxy(env.CATALOG, {
     get(target, prop) {
-      if (prop === "get" || prop === "getWithMetadata") return () => Promise.reject(new Error(KV_FAILURE));
+      if (typeof prop === "string" && Object.hasOwn(methods, prop)) return methods[prop];
       const value = Reflect.get(target, prop, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
 }
 
+/** Every read rejects with what `error` makes. */
+const readsRejecting = (error: () => Error) =>
+  kvWith(() => ({ get: () => Promise.reject(error()), getWithMetadata: () => Promise.reject(error()) }));
+
+/** The real catalog namespace, with every read failing. */
+const failingKv = () => readsRejecting(() => new Error(KV_FAILURE));
+
 /** The real catalog namespace whose every read finds text that is not JSON (corrupted content). */
-function corruptKv() {
-  return new Proxy(env.CATALOG, {
-    get(target, prop) {
-      if (prop === "get" || prop === "getWithMetadata")
-        return () => Promise.reject(new SyntaxError("Unexpected token 'x', \"x{\" is not valid JSON"));
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
+const corruptKv = () => readsRejecting(() => new SyntaxError("Unexpected token 'x', \"x{\" is not valid JSON"));
 
 /** The real catalog namespace, reads working and every write after the first `allowed` failing. */
 function failingWrites(allowed: number) {
   let writes = 0;
-  return new Proxy(env.CATALOG, {
-    get(target, prop) {
-      if (prop === "put" || prop === "delete") {
-        return (...args: unknown[]) =>
-          writes++ < allowed
-            ? (Reflect.get(target, prop, target) as (...a: unknown[]) => Promise<unknown>).apply(target, args)
-            : Promise.reject(new Error(KV_FAILURE));
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  const limited =
+    (method: KvMethod): KvMethod =>
+    (...args) =>
+      writes++ < allowed ? method(...args) : Promise.reject(new Error(KV_FAILURE));
+  return kvWith((real) => ({ put: limited(real("put")), delete: limited(real("delete")) }));
+}
+
+/** The Worker answering `request` with `catalog` as its CATALOG binding. */
+function fetchWith(catalog: KVNamespace, request: Request): Promise<Response> {
+  return worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, CATALOG: catalog } as Env);
 }
 
 async function send(request: Request, catalog: KVNamespace) {
-  const res = await worker.fetch(
-    request as Request<unknown, IncomingRequestCfProperties>,
-    {
-      ...env,
-      CATALOG: catalog,
-    } as Env,
-  );
+  const res = await fetchWith(catalog, request);
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
 }
+
+/** A console page opened by a signed-in merchant's browser (its own address: page budgets count per address). */
+async function consolePage(path: string, ip: string, catalog: KVNamespace): Promise<Response> {
+  const browser = await signIn({ ip });
+  resetCatalogCache();
+  return fetchWith(
+    catalog,
+    new Request(`https://shop.example.com${path}`, {
+      headers: { cookie: browser.cookie ?? "", "cf-connecting-ip": ip, accept: "text/html" },
+    }),
+  );
+}
+
+/** The storefront's home page as a buyer's browser asks for it. */
+const storefront = () => new Request("https://shop.example.com/", { headers: { "cf-connecting-ip": CLIENT_IP } });
 
 function mcpSearch(query = "shirt") {
   return new Request(ENDPOINT, {
@@ -131,13 +140,13 @@ describe("the catalog's KV store unavailable", () => {
 
   it("REST, an authenticated caller: the 503 still says its tier (ucp-trust-tier)", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const issued = await worker.fetch(
+    const issued = await fetchWith(
+      env.CATALOG,
       new Request("https://shop.example.com/admin/api-keys", {
         method: "POST",
         headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
         body: JSON.stringify({ profile: FULL_PROFILE, label: "kv outage" }),
-      }) as Request<unknown, IncomingRequestCfProperties>,
-      env as Env,
+      }),
     );
     expect(issued.status).toBe(201);
     const { api_key: apiKey } = (await issued.json()) as { api_key: string };
@@ -152,13 +161,7 @@ describe("the catalog's KV store unavailable", () => {
   it("the storefront page: 503 with a try-again page, not an error", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     resetCatalogCache();
-    const res = await worker.fetch(
-      new Request("https://shop.example.com/", { headers: { "cf-connecting-ip": CLIENT_IP } }) as Request<
-        unknown,
-        IncomingRequestCfProperties
-      >,
-      { ...env, CATALOG: failingKv() } as Env,
-    );
+    const res = await fetchWith(failingKv(), storefront());
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("1");
     expect(await res.text()).toContain("Please try again");
@@ -192,14 +195,7 @@ describe("the catalog's KV store unavailable", () => {
 
   it("the merchant's console page: 503 with a try-again page, not an internal error", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const browser = await signIn({ ip: "203.0.113.141" });
-    resetCatalogCache();
-    const res = await worker.fetch(
-      new Request("https://shop.example.com/admin/catalog", {
-        headers: { cookie: browser.cookie ?? "", "cf-connecting-ip": "203.0.113.141", accept: "text/html" },
-      }) as Request<unknown, IncomingRequestCfProperties>,
-      { ...env, CATALOG: failingKv() } as Env,
-    );
+    const res = await consolePage("/admin/catalog", "203.0.113.141", failingKv());
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("1");
     expect(res.headers.get("content-type")).toContain("text/html");
@@ -212,11 +208,11 @@ describe("the catalog's KV store unavailable", () => {
   it("the admin JSON API: 503 unavailable with Retry-After, not an internal error", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     resetCatalogCache();
-    const res = await worker.fetch(
+    const res = await fetchWith(
+      failingKv(),
       new Request("https://shop.example.com/admin/inventory/var_abc123_m", {
         headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "cf-connecting-ip": CLIENT_IP },
-      }) as Request<unknown, IncomingRequestCfProperties>,
-      { ...env, CATALOG: failingKv() } as Env,
+      }),
     );
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("1");
@@ -234,7 +230,8 @@ describe("the catalog's KV store unavailable", () => {
       form.set("catalog", new File([fixed], "catalog-fixed.csv", { type: "text/csv" }));
       const encoded = new Request("https://shop.example.com/admin/catalog/upload", { method: "POST", body: form });
       const body = await encoded.arrayBuffer();
-      return worker.fetch(
+      return fetchWith(
+        catalog,
         new Request("https://shop.example.com/admin/catalog/upload", {
           method: "POST",
           headers: {
@@ -245,8 +242,7 @@ describe("the catalog's KV store unavailable", () => {
             "cf-connecting-ip": ip,
           },
           body,
-        }) as Request<unknown, IncomingRequestCfProperties>,
-        { ...env, CATALOG: catalog } as Env,
+        }),
       );
     };
     const manifest = await env.CATALOG.get(KV_KEYS.manifest);
@@ -270,27 +266,14 @@ describe("the catalog's KV store unavailable", () => {
   it("corrupted catalog content is an internal error, shown to a person as a page, not as JSON", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     resetCatalogCache();
-    const buyer = await worker.fetch(
-      new Request("https://shop.example.com/", { headers: { "cf-connecting-ip": CLIENT_IP } }) as Request<
-        unknown,
-        IncomingRequestCfProperties
-      >,
-      { ...env, CATALOG: corruptKv() } as Env,
-    );
+    const buyer = await fetchWith(corruptKv(), storefront());
     expect(buyer.status).toBe(500);
     expect(buyer.headers.get("content-type")).toContain("text/html");
     const page = await buyer.text();
     expect(page).toContain("Something went wrong");
     expect(page).not.toMatch(/SyntaxError|at \S+ \(/);
 
-    const browser = await signIn({ ip: "203.0.113.143" });
-    resetCatalogCache();
-    const merchant = await worker.fetch(
-      new Request("https://shop.example.com/admin/catalog", {
-        headers: { cookie: browser.cookie ?? "", "cf-connecting-ip": "203.0.113.143", accept: "text/html" },
-      }) as Request<unknown, IncomingRequestCfProperties>,
-      { ...env, CATALOG: corruptKv() } as Env,
-    );
+    const merchant = await consolePage("/admin/catalog", "203.0.113.143", corruptKv());
     expect(merchant.status).toBe(500);
     expect(merchant.headers.get("content-type")).toContain("text/html");
     const console_ = await merchant.text();

@@ -248,19 +248,20 @@ describe("one hot variant", () => {
 });
 
 describe("a release across shards", () => {
+  /** Reserves 2 of a and 3 of b (5 each on hand) under a fresh id, and returns it. */
+  const holdTwoAndThree = async (a: string, b: string) => {
+    const id = fresh("r");
+    const lines = [
+      { variantId: a, quantity: 2 },
+      { variantId: b, quantity: 3 },
+    ];
+    await reserveStock(env, id, lines, { [a]: 5, [b]: 5 }, V1);
+    return id;
+  };
+
   it("returns the units on every shard once, and reaches the store-wide object too", async () => {
     const [a, b] = pair(false);
-    const id = fresh("r");
-    await reserveStock(
-      env,
-      id,
-      [
-        { variantId: a, quantity: 2 },
-        { variantId: b, quantity: 3 },
-      ],
-      { [a]: 5, [b]: 5 },
-      V1,
-    );
+    const id = await holdTwoAndThree(a, b);
     expect([await level(a), await level(b)]).toEqual([3, 2]);
     expect(await releaseStock(env, id, [a, b])).toEqual({ released: true });
     expect([await level(a), await level(b)]).toEqual([5, 5]);
@@ -271,17 +272,7 @@ describe("a release across shards", () => {
 
   it("a shard call that fails before reaching the object (runtime, not code) is tried again", async () => {
     const [a, b] = pair(false);
-    const id = fresh("r");
-    await reserveStock(
-      env,
-      id,
-      [
-        { variantId: a, quantity: 2 },
-        { variantId: b, quantity: 3 },
-      ],
-      { [a]: 5, [b]: 5 },
-      V1,
-    );
+    const id = await holdTwoAndThree(a, b);
     // The first release call to a's shard fails the way workerd fails an object that cannot
     // open (an Error without the `remote` flag): the release must still reach it.
     let failed = 0;
@@ -306,6 +297,19 @@ describe("a release across shards", () => {
 });
 
 describe("availability per variant", () => {
+  /** No alarm set, and the next setAlarm fails as a runtime failure does (after the commit before it). */
+  const refuseNextAlarm = async (storage: DurableObjectStorage) => {
+    const setAlarm = storage.setAlarm.bind(storage);
+    let refuse = true;
+    storage.setAlarm = async (...args: Parameters<typeof setAlarm>) => {
+      if (refuse) {
+        refuse = false;
+        throw new Error("internal error; reference = alarm0test");
+      }
+      return setAlarm(...args);
+    };
+    await storage.deleteAlarm();
+  };
   const state = async (variantId: string) =>
     (await env.CATALOG.getWithMetadata<VariantAvailability>(KV_KEYS.variantAvailability(variantId))).metadata;
 
@@ -336,16 +340,7 @@ describe("availability per variant", () => {
     await reserveStock(env, id, [{ variantId: v, quantity: 1 }], { [v]: 1 }, V1);
     expect(await state(v)).toEqual({ s: "sold_out", v: V1 });
     await runInDurableObject(shard(v), async (object: InventoryObject, st) => {
-      const setAlarm = st.storage.setAlarm.bind(st.storage);
-      let refuse = true;
-      st.storage.setAlarm = async (...args: Parameters<typeof setAlarm>) => {
-        if (refuse) {
-          refuse = false;
-          throw new Error("internal error; reference = alarm0test");
-        }
-        return setAlarm(...args);
-      };
-      await st.storage.deleteAlarm();
+      await refuseNextAlarm(st.storage);
       // The release committed, then its alarm could not be set: the call fails (and is retried).
       await expect(object.release(id)).rejects.toThrow(/alarm0test/);
       expect(await state(v), "the units went back, and search was told").toEqual({ s: "in_stock", v: V1 });
@@ -361,16 +356,7 @@ describe("availability per variant", () => {
     await reserveStock(env, fresh("r"), [{ variantId: v, quantity: 1 }], { [v]: 1 }, V1);
     expect(await state(v)).toEqual({ s: "sold_out", v: V1 });
     await runInDurableObject(shard(v), async (object: InventoryObject, st) => {
-      const setAlarm = st.storage.setAlarm.bind(st.storage);
-      let refuse = true;
-      st.storage.setAlarm = async (...args: Parameters<typeof setAlarm>) => {
-        if (refuse) {
-          refuse = false;
-          throw new Error("internal error; reference = alarm0test");
-        }
-        return setAlarm(...args);
-      };
-      await st.storage.deleteAlarm();
+      await refuseNextAlarm(st.storage);
       const key = { key: fresh("k"), hash: "h1" };
       await expect(object.restock(v, { add: 3 }, 1, V1, key)).rejects.toThrow(/alarm0test/);
       expect((await state(v))?.s, "search was told before the alarm failed").toBe("restocked");
