@@ -1,7 +1,10 @@
 /**
  * Runs one tool call for any transport: profile URL form, idempotency key, identity binding
- * and trust tier, argument size, arguments, negotiation, capability gate, then the tool.
- * Cheap checks come first so malformed or refused calls never cost a profile fetch.
+ * and trust tier, argument size, arguments, negotiation, capability gate, then the tool,
+ * through the wire version the platform's profile declares (src/ucp/wire/): its request read
+ * into the model, the model's answer written back in its shapes. Cheap checks come first so
+ * malformed or refused calls never cost a profile fetch; the tools' input schemas accept
+ * every supported version's request, so they can run before the version is known.
  * Transports (src/mcp/, src/rest/) build the NormalizedCall and map the outcome to their wire.
  */
 import type * as z from "zod";
@@ -11,6 +14,7 @@ import type { ToolDefinition, UcpEnvelope, UcpPayload } from "../tools/types";
 import { authError, invalidParams, type ProtocolError } from "../ucp/errors";
 import { relevantCapabilities } from "../ucp/negotiate";
 import { negotiate, profileUrl } from "../ucp/negotiation";
+import { wireFor } from "../ucp/wire";
 import { argumentsTooLarge } from "./argument-limits";
 import { checkIdempotencyKey } from "./idempotency-key";
 import type { RequestScope } from "./scope";
@@ -58,6 +62,9 @@ export async function callTool(
   if (!negotiated.ok) return negotiated;
   const { version, active } = negotiated.value;
   if (!active.has(tool.capability)) return ok(capabilitiesIncompatible(version, tool.capability, config.origin));
+  const wire = wireFor(version);
+  const request = wire.request(tool.name, parsed.data);
+  if (!request.ok) return request;
 
   const envelope = (status: "success" | "error" = "success"): UcpEnvelope => ({
     version,
@@ -65,7 +72,16 @@ export async function callTool(
     capabilities: relevantCapabilities(active, tool.capability),
   });
   const meta = { profile: url.value.href, idempotencyKey: key };
-  return tool.run(parsed.data, { env, config, negotiated: negotiated.value, meta, now, envelope, principal });
+  const outcome = await tool.run(request.value, {
+    env,
+    config,
+    negotiated: negotiated.value,
+    meta,
+    now,
+    envelope,
+    principal,
+  });
+  return outcome.ok ? ok(wire.response(tool.name, outcome.value) as UcpPayload) : outcome;
 }
 
 /**

@@ -1,11 +1,14 @@
 /**
- * The capability registry: what this server implements. Discovery, negotiation and the
- * tool list are all derived from it, so adding a capability here is the one switch.
+ * The capability registry: what this server implements, per protocol version. Discovery,
+ * negotiation and the tool list are all derived from it, so adding a capability here is the
+ * one switch. Every `dev.ucp.*` entry carries its profile's version (2026-08-25 overview
+ * §Component Versioning and Release Snapshots): older versions live only in their own
+ * registry, published as a `supported_versions` leaf profile, never as extra entries.
  */
-export const UCP_VERSION = "2026-04-08";
+import { CURRENT_VERSION, LEGACY_VERSION, MODEL_VERSION, type UcpVersion } from "./versions";
 
-const SPEC_BASE = `https://ucp.dev/${UCP_VERSION}/specification`;
-const SCHEMA_BASE = `https://ucp.dev/${UCP_VERSION}/schemas/shopping`;
+/** The model's version (2026-04-08): code that speaks the model's own shapes names it so. */
+export const UCP_VERSION = MODEL_VERSION;
 
 export const CAPABILITY = {
   catalogSearch: "dev.ucp.shopping.catalog.search",
@@ -30,60 +33,102 @@ export interface CapabilityEntry {
 
 export type CapabilityRegistry = Readonly<Record<string, readonly CapabilityEntry[]>>;
 
-/** Our business capabilities with the `spec`/`schema` URLs the spec requires on each. */
-export const BUSINESS_CAPABILITIES: CapabilityRegistry = {
-  [CAPABILITY.catalogSearch]: [
-    {
-      version: UCP_VERSION,
-      spec: `${SPEC_BASE}/catalog/search`,
-      schema: `${SCHEMA_BASE}/catalog_search.json`,
-    },
-  ],
-  [CAPABILITY.catalogLookup]: [
-    {
-      version: UCP_VERSION,
-      spec: `${SPEC_BASE}/catalog/lookup`,
-      schema: `${SCHEMA_BASE}/catalog_lookup.json`,
-    },
-  ],
-  [CAPABILITY.cart]: [
-    {
-      version: UCP_VERSION,
-      spec: `${SPEC_BASE}/cart`,
-      schema: `${SCHEMA_BASE}/cart.json`,
-    },
-  ],
-  [CAPABILITY.checkout]: [
-    { version: UCP_VERSION, spec: `${SPEC_BASE}/checkout`, schema: `${SCHEMA_BASE}/checkout.json` },
-  ],
-  [CAPABILITY.order]: [{ version: UCP_VERSION, spec: `${SPEC_BASE}/order`, schema: `${SCHEMA_BASE}/order.json` }],
-  [CAPABILITY.fulfillment]: [
-    {
-      version: UCP_VERSION,
-      spec: `${SPEC_BASE}/fulfillment`,
-      schema: `${SCHEMA_BASE}/fulfillment.json`,
-      extends: CAPABILITY.checkout,
-      config: { allows_multi_destination: { shipping: false } },
-    },
-  ],
-  [CAPABILITY.discount]: [
-    {
-      version: UCP_VERSION,
-      spec: `${SPEC_BASE}/discount`,
-      schema: `${SCHEMA_BASE}/discount.json`,
-      extends: [CAPABILITY.checkout, CAPABILITY.cart],
-    },
-  ],
-  [CAPABILITY.buyerConsent]: [
-    {
-      version: UCP_VERSION,
-      spec: `${SPEC_BASE}/buyer-consent`,
-      schema: `${SCHEMA_BASE}/buyer_consent.json`,
-      extends: CAPABILITY.checkout,
-    },
-  ],
+/** 2026-04-08: `spec` and `schema` on every entry, as that version requires. */
+function legacyRegistry(): CapabilityRegistry {
+  const v = LEGACY_VERSION;
+  const spec = (page: string) => `https://ucp.dev/${v}/specification/${page}`;
+  const schema = (file: string) => `https://ucp.dev/${v}/schemas/shopping/${file}.json`;
+  return {
+    [CAPABILITY.catalogSearch]: [{ version: v, spec: spec("catalog/search"), schema: schema("catalog_search") }],
+    [CAPABILITY.catalogLookup]: [{ version: v, spec: spec("catalog/lookup"), schema: schema("catalog_lookup") }],
+    [CAPABILITY.cart]: [{ version: v, spec: spec("cart"), schema: schema("cart") }],
+    [CAPABILITY.checkout]: [{ version: v, spec: spec("checkout"), schema: schema("checkout") }],
+    [CAPABILITY.order]: [{ version: v, spec: spec("order"), schema: schema("order") }],
+    [CAPABILITY.fulfillment]: [
+      {
+        version: v,
+        spec: spec("fulfillment"),
+        schema: schema("fulfillment"),
+        extends: CAPABILITY.checkout,
+        config: { allows_multi_destination: { shipping: false } },
+      },
+    ],
+    [CAPABILITY.discount]: [
+      {
+        version: v,
+        spec: spec("discount"),
+        schema: schema("discount"),
+        extends: [CAPABILITY.checkout, CAPABILITY.cart],
+      },
+    ],
+    [CAPABILITY.buyerConsent]: [
+      { version: v, spec: spec("buyer-consent"), schema: schema("buyer_consent"), extends: CAPABILITY.checkout },
+    ],
+  };
+}
+
+/**
+ * 2026-08-25: `schema` is what the version requires (capability.json business_schema); `spec`
+ * is kept because agents read it. Doc paths moved under shopping/ (#723).
+ */
+function currentRegistry(): CapabilityRegistry {
+  const v = CURRENT_VERSION;
+  const spec = (page: string) => `https://ucp.dev/${v}/specification/${page}`;
+  const schema = (file: string) => `https://ucp.dev/${v}/schemas/shopping/${file}.json`;
+  return {
+    [CAPABILITY.catalogSearch]: [
+      { version: v, spec: spec("shopping/catalog/search"), schema: schema("catalog_search") },
+    ],
+    [CAPABILITY.catalogLookup]: [
+      { version: v, spec: spec("shopping/catalog/lookup"), schema: schema("catalog_lookup") },
+    ],
+    [CAPABILITY.cart]: [{ version: v, spec: spec("shopping/cart"), schema: schema("cart") }],
+    [CAPABILITY.checkout]: [{ version: v, spec: spec("shopping/checkout"), schema: schema("checkout") }],
+    [CAPABILITY.order]: [{ version: v, spec: spec("shopping/order"), schema: schema("order") }],
+    [CAPABILITY.fulfillment]: [
+      {
+        version: v,
+        spec: spec("fulfillment"),
+        schema: schema("fulfillment"),
+        extends: CAPABILITY.checkout,
+        // One shipping destination per checkout: no method type is listed for several.
+        config: { multi_destination: [] },
+      },
+    ],
+    [CAPABILITY.discount]: [
+      {
+        version: v,
+        spec: spec("discount"),
+        schema: schema("discount"),
+        extends: [CAPABILITY.checkout, CAPABILITY.cart],
+      },
+    ],
+    [CAPABILITY.buyerConsent]: [
+      { version: v, spec: spec("buyer-consent"), schema: schema("buyer_consent"), extends: CAPABILITY.checkout },
+    ],
+  };
+}
+
+const REGISTRIES: Readonly<Record<UcpVersion, CapabilityRegistry>> = {
+  [CURRENT_VERSION]: currentRegistry(),
+  [LEGACY_VERSION]: legacyRegistry(),
 };
 
+/** Our business capabilities at one protocol version. */
+export function businessCapabilities(version: UcpVersion): CapabilityRegistry {
+  return REGISTRIES[version];
+}
+
+/** The model's registry: what the buyer pages negotiate with themselves (src/pages/buyer-tools.ts). */
+export const BUSINESS_CAPABILITIES: CapabilityRegistry = REGISTRIES[MODEL_VERSION];
+
 export const SHOPPING_SERVICE = "dev.ucp.shopping";
-export const SERVICE_SPEC = `${SPEC_BASE}/overview`;
-export const MCP_SERVICE_SCHEMA = `https://ucp.dev/${UCP_VERSION}/services/shopping/mcp.openrpc.json`;
+
+/** The shopping service's description documents at one version. */
+export function serviceDocuments(version: UcpVersion) {
+  return {
+    spec: `https://ucp.dev/${version}/specification/overview`,
+    mcp: `https://ucp.dev/${version}/services/shopping/mcp.openrpc.json`,
+    rest: `https://ucp.dev/${version}/services/shopping/rest.openapi.json`,
+  };
+}

@@ -6,16 +6,16 @@
  */
 import type { MerchantConfig } from "../config";
 import { paymentHandlers } from "../payment/store-processor";
-import { BUSINESS_CAPABILITIES, MCP_SERVICE_SCHEMA, SERVICE_SPEC, SHOPPING_SERVICE, UCP_VERSION } from "./capabilities";
+import { businessCapabilities, SHOPPING_SERVICE, serviceDocuments, UCP_VERSION } from "./capabilities";
 
 /**
  * The REST binding's base path (src/rest/): the OpenAPI document's `servers` default
  * (`https://merchant.example.com/ucp`), so its paths sit beside /ucp/mcp.
  */
 export const REST_PATH = "/ucp";
-export const REST_SERVICE_SCHEMA = `https://ucp.dev/${UCP_VERSION}/services/shopping/rest.openapi.json`;
 
 export function discoveryProfile(config: MerchantConfig, signingKeys: readonly JsonWebKey[] = []) {
+  const docs = serviceDocuments(UCP_VERSION);
   return {
     ucp: {
       version: UCP_VERSION,
@@ -23,21 +23,21 @@ export function discoveryProfile(config: MerchantConfig, signingKeys: readonly J
         [SHOPPING_SERVICE]: [
           {
             version: UCP_VERSION,
-            spec: SERVICE_SPEC,
+            spec: docs.spec,
             transport: "mcp",
-            schema: MCP_SERVICE_SCHEMA,
+            schema: docs.mcp,
             endpoint: config.mcpEndpoint,
           },
           {
             version: UCP_VERSION,
-            spec: SERVICE_SPEC,
+            spec: docs.spec,
             transport: "rest",
-            schema: REST_SERVICE_SCHEMA,
+            schema: docs.rest,
             endpoint: `${config.origin}${REST_PATH}`,
           },
         ],
       },
-      capabilities: BUSINESS_CAPABILITIES,
+      capabilities: businessCapabilities(UCP_VERSION),
       // Only handlers the store can honour; in test mode the test handler's config says test_mode.
       payment_handlers: paymentHandlers(config),
     },

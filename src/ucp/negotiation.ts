@@ -4,15 +4,17 @@
  */
 import type { MerchantConfig } from "../config";
 import { err, ok, type Result } from "../lib/result";
-import { BUSINESS_CAPABILITIES, UCP_VERSION } from "./capabilities";
+import { BUSINESS_CAPABILITIES, businessCapabilities } from "./capabilities";
 import { discoveryError, type ProtocolError } from "./errors";
 import { type ActiveCapabilities, intersectCapabilities } from "./negotiate";
 import type { PlatformHandlers, PlatformProfile } from "./platform-profile";
 import { documentationHostResult, noteAssumedCompatible } from "./profile-fallback";
 import { checkProfileUrl, loadPlatformProfile } from "./profile-fetch";
+import { isSupportedVersion, MODEL_VERSION, supportedVersionsText, type UcpVersion } from "./versions";
 
 export interface Negotiated {
-  readonly version: string;
+  /** The platform profile's version: negotiation, validation and every answer follow it. */
+  readonly version: UcpVersion;
   readonly active: ActiveCapabilities;
   readonly profileUrl: string;
   /** The platform's order webhook URL, from its profile (unvalidated: the sender checks it). */
@@ -21,9 +23,13 @@ export interface Negotiated {
   readonly platformHandlers: PlatformHandlers;
 }
 
-/** What an unreachable profile means under PROFILE_FALLBACK=assume-compatible (local dev). */
+/**
+ * What an unreachable profile means under PROFILE_FALLBACK=assume-compatible (local dev): a
+ * 2026-04-08 platform that supports everything, as it always meant, so local tools written
+ * against that version keep working. A profile that is fetched decides its own version.
+ */
 const ASSUMED_PROFILE: PlatformProfile = {
-  version: UCP_VERSION,
+  version: MODEL_VERSION,
   capabilities: BUSINESS_CAPABILITIES,
   signingKeys: [],
   paymentHandlers: {},
@@ -51,19 +57,20 @@ export async function negotiate(
     profile = ASSUMED_PROFILE;
   } else return err(discoveryError(loaded.error.code, loaded.error.content, config.origin));
 
-  if (profile.version !== UCP_VERSION) {
+  const version = profile.version;
+  if (!isSupportedVersion(version)) {
     return err(
       discoveryError(
         "version_unsupported",
-        `Protocol version ${profile.version} is not supported. This business supports version ${UCP_VERSION}.`,
+        `Protocol version ${version} is not supported. This business supports versions ${supportedVersionsText()}.`,
         config.origin,
       ),
     );
   }
   const webhook = profile.orderWebhookUrl;
   return ok({
-    version: UCP_VERSION,
-    active: activeFor(profile),
+    version,
+    active: activeFor(profile, version),
     profileUrl: url.href,
     platformHandlers: profile.paymentHandlers,
     ...(webhook ? { orderWebhookUrl: webhook } : {}),
@@ -73,10 +80,15 @@ export async function negotiate(
 /** The intersection depends only on the profile, and cached profiles are shared objects. */
 const intersections = new WeakMap<PlatformProfile, ActiveCapabilities>();
 
-function activeFor(profile: PlatformProfile): ActiveCapabilities {
+/**
+ * Against our registry of the profile's own version only, by exact version equality: a
+ * 2026-08-25 profile listing 2026-04-08 entries meets nothing (overview §Capability Versions:
+ * no intersecting across profiles).
+ */
+function activeFor(profile: PlatformProfile, version: UcpVersion): ActiveCapabilities {
   let active = intersections.get(profile);
   if (!active) {
-    active = intersectCapabilities(BUSINESS_CAPABILITIES, profile.capabilities);
+    active = intersectCapabilities(businessCapabilities(version), profile.capabilities);
     intersections.set(profile, active);
   }
   return active;

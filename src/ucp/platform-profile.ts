@@ -1,16 +1,17 @@
 /**
  * Reads a platform profile document into what negotiation, signature checks and order
- * webhooks need. Accepts the 2026-04-08 shape and the 2026-01-11 capability array
- * (`[{name, version}]`), per spec-digest §12.4. A 2026-04-08 profile must also meet the
- * official platform profile rules (profile-schema.ts); URLs read here are not otherwise checked.
+ * webhooks need, in either supported version: 2026-08-25 (`keys[]`) and 2026-04-08
+ * (`signing_keys[]`), and the 2026-01-11 capability array (`[{name, version}]`, spec-digest
+ * §12.4). What must be readable is in profile-schema.ts; URLs read here are not otherwise checked.
  */
 
 import { err, ok, type Result } from "../lib/result";
 import { isPlainObject } from "../lib/safe-json";
-import { CAPABILITY, type CapabilityEntry, type CapabilityRegistry, UCP_VERSION } from "./capabilities";
+import { CAPABILITY, type CapabilityEntry, type CapabilityRegistry } from "./capabilities";
 import { platformSchemaProblem } from "./profile-schema";
+import { CURRENT_VERSION, isSupportedVersion } from "./versions";
 
-/** A public JWK from `signing_keys`, reduced to the public members a verifier reads. */
+/** A public JWK from `keys` or `signing_keys`, reduced to the public members a verifier reads. */
 export type SigningKey = JsonWebKey & { readonly kid: string };
 
 export interface PlatformProfile {
@@ -29,15 +30,16 @@ export type PlatformHandlers = Readonly<Record<string, readonly string[] | null>
 export const MAX_SIGNING_KEYS = 20;
 
 const VERSION = /^\d{4}-\d{2}-\d{2}$/;
-const NAME = /^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9_]*)+$/;
 
 export function parsePlatformProfile(doc: unknown): Result<PlatformProfile, string> {
   if (!isPlainObject(doc) || !isPlainObject(doc.ucp)) return err("Profile has no `ucp` object");
   const { version, capabilities } = doc.ucp;
+  if (version === undefined) return err("Platform profile cannot be read: $.ucp.version is required");
   if (typeof version !== "string" || !VERSION.test(version))
-    return err("Profile `ucp.version` is not a YYYY-MM-DD date");
-  // Another version's profile is judged by its own rules; negotiation refuses it as unsupported.
-  const problem = version === UCP_VERSION ? platformSchemaProblem(doc) : undefined;
+    return err("Platform profile cannot be read: $.ucp.version is not a YYYY-MM-DD date");
+  // A version we do not speak is refused as unsupported (negotiation.ts), not judged here.
+  if (!isSupportedVersion(version)) return ok({ version, capabilities: {}, signingKeys: [], paymentHandlers: {} });
+  const problem = platformSchemaProblem(doc);
   if (problem) return err(problem);
   const registry = parseCapabilities(capabilities);
   if (!registry.ok) return registry;
@@ -45,7 +47,7 @@ export function parsePlatformProfile(doc: unknown): Result<PlatformProfile, stri
   const profile = {
     version,
     capabilities: registry.value,
-    signingKeys: signingKeys(doc.signing_keys),
+    signingKeys: signingKeys(publishedKeys(doc, version)),
     paymentHandlers: platformHandlers(doc.ucp.payment_handlers),
   };
   return ok(webhook === undefined ? profile : { ...profile, orderWebhookUrl: webhook });
@@ -71,11 +73,20 @@ function platformHandlers(raw: unknown): PlatformHandlers {
   return out;
 }
 
+/**
+ * 2026-08-25 profiles publish keys in `keys[]`, 2026-04-08 ones in `signing_keys[]`; either is
+ * read in either version, the version's own first (spec-digest-2026-08-25 §1.6 step 8).
+ */
+function publishedKeys(doc: Record<string, unknown>, version: string): unknown {
+  const [own, other] = version === CURRENT_VERSION ? [doc.keys, doc.signing_keys] : [doc.signing_keys, doc.keys];
+  return Array.isArray(own) ? own : other;
+}
+
 /** Public JWK members; anything else (private parts, key_ops, junk) is not carried. */
 const JWK_PUBLIC_MEMBERS = ["kty", "kid", "use", "alg", "crv", "x", "y", "n", "e"] as const;
 
 /**
- * `signing_keys` sits beside `ucp` (discovery/profile_schema.json `base`). Entries without
+ * Keys sit beside `ucp` (profile.json and discovery/profile_schema.json `base`). Entries without
  * a string kid and kty are skipped rather than failing the profile: keys only matter to a
  * signature check, which then finds no key and refuses.
  */
@@ -139,16 +150,15 @@ function parseCapabilities(raw: unknown): Result<CapabilityRegistry, string> {
   return ok(out);
 }
 
+/**
+ * Only the version is read: intersection matches names and versions, and prunes by our own
+ * `extends`, so a platform's `extends`, `spec` and `schema` are never acted on.
+ */
 function parseEntry(name: string, item: unknown): Result<CapabilityEntry, string> {
-  if (!NAME.test(name)) return err(`Capability name ${JSON.stringify(name.slice(0, 80))} is not reverse-domain`);
   if (!isPlainObject(item) || typeof item.version !== "string" || !VERSION.test(item.version)) {
-    return err(`Capability ${name} has an entry without a YYYY-MM-DD version`);
+    return err(
+      `Platform profile cannot be read: capability ${name.slice(0, 80)} has an entry without a YYYY-MM-DD version`,
+    );
   }
-  const ext = item.extends;
-  const validExtends =
-    ext === undefined || typeof ext === "string" || (Array.isArray(ext) && ext.every((e) => typeof e === "string"));
-  if (!validExtends) return err(`Capability ${name} has an invalid \`extends\``);
-  return ok(
-    ext === undefined ? { version: item.version } : { version: item.version, extends: ext as string | string[] },
-  );
+  return ok({ version: item.version });
 }

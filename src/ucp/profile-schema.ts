@@ -1,82 +1,50 @@
 /**
- * The required parts of the official platform profile schema (2026-04-08
- * discovery/profile_schema.json → ucp.json#/$defs/platform_schema and the platform variants
- * of service.json, capability.json and payment_handler.json), in zod because the Worker
- * cannot read the official files. test/ucp/profile-schema.test.ts checks both agree.
+ * What a platform profile must hold for this store to act on it, in either protocol version
+ * (2026-04-08 discovery/profile_schema.json, 2026-08-25 profile.json#/$defs/platform_schema).
  *
- * Two leniencies, on purpose (docs/decisions.md, issue 10 negotiation): the 2026-01-11
- * capability array is still read (spec-digest §12.4), and `signing_keys` entries are not
- * judged here: a bad key is skipped (platform-profile.ts) and only a signature check needs one.
+ * Deliberately narrower than the official platform schemas (docs/decisions.md, "Platform
+ * profiles: accept what can be understood"). Real agents' profiles are untidy: Shopify's own
+ * published agent profiles, which its reference client sends, leave `spec` and `schema` off
+ * capabilities the official schemas require them on (spec-digest-2026-08-25 §5.1 item 3). A
+ * business does not dereference a platform's `spec`/`schema` URLs, its `services` or its
+ * handler ids, so their absence is not a reason to refuse; what is refused is what negotiation
+ * cannot read: the version, and capability and handler registries that are not registries.
  */
 import * as z from "zod";
 import { toJsonPath } from "../lib/json-path";
 
 const VERSION = /^\d{4}-\d{2}-\d{2}$/;
-const NAME = /^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9_]*)+$/;
 
 const Version = z.string().regex(VERSION, "must be a YYYY-MM-DD date");
-const Name = z.string().regex(NAME, "must be a reverse-domain name");
-const Uri = z.url({ error: "must be a URI" });
 
-/** ucp.json#/$defs/entity: what every service, capability and handler entry has. */
-const Entity = z.looseObject({
-  version: Version,
-  spec: Uri.optional(),
-  schema: Uri.optional(),
-  id: z.string().optional(),
-  config: z.looseObject({}).optional(),
-});
-
-const PlatformService = Entity.extend({
-  transport: z.enum(["rest", "mcp", "a2a", "embedded"]),
-  endpoint: Uri.optional(),
-  spec: Uri,
-}).refine((service) => service.transport === "a2a" || service.schema !== undefined, {
-  message: "`schema` is required for rest, mcp and embedded bindings",
-  path: ["schema"],
-});
-
-const PlatformCapability = Entity.extend({
-  spec: Uri,
-  schema: Uri,
-  extends: z.union([Name, z.array(Name).min(1)]).optional(),
-});
-
-const PlatformHandler = Entity.extend({
-  id: z.string(),
-  spec: Uri,
-  schema: Uri,
-  available_instruments: z
-    .array(z.looseObject({ type: z.string(), constraints: z.looseObject({}).optional() }))
-    .min(1)
-    .optional(),
-});
-
-const registry = <T extends z.ZodType>(entry: T) => z.record(Name, z.array(entry));
+/** A capability entry is only matched by its version; an entry without one cannot match anything. */
+const CapabilityEntry = z.looseObject({ version: Version });
 
 /** 2026-01-11 capabilities: `[{name, version}]`, read as before (platform-profile.ts). */
-const LegacyCapabilities = z.array(z.looseObject({ name: Name, version: Version }));
+const LegacyCapabilities = z.array(z.looseObject({ name: z.string(), version: Version }));
+
+const registry = <T extends z.ZodType>(entry: T) => z.record(z.string(), z.array(entry));
 
 export const PlatformUcpSchema = z.looseObject({
   version: Version,
   status: z.enum(["success", "error"]).optional(),
-  services: registry(PlatformService),
-  capabilities: z.union([registry(PlatformCapability), LegacyCapabilities]).optional(),
-  payment_handlers: registry(PlatformHandler),
+  services: registry(z.unknown()).optional(),
+  capabilities: z.union([registry(CapabilityEntry), LegacyCapabilities]).optional(),
+  payment_handlers: registry(z.unknown()).optional(),
 });
 
 export const PlatformProfileSchema = z.looseObject({ ucp: PlatformUcpSchema });
 
 export type PlatformUcp = z.infer<typeof PlatformUcpSchema>;
 
-/** A malformed profile's first problem, named by where it is (`$.ucp.services`), or undefined. */
+/** A profile's first problem that stops negotiation, named by where it is (`$.ucp.version`), or undefined. */
 export function platformSchemaProblem(doc: unknown): string | undefined {
   const parsed = PlatformProfileSchema.safeParse(doc);
   if (parsed.success) return undefined;
   const first = parsed.error.issues[0];
-  if (!first) return "Platform profile does not match the platform profile schema";
+  if (!first) return "Platform profile cannot be read";
   const { path, issue } = innermost(first, [], doc);
-  return `Platform profile does not match the platform profile schema: ${toJsonPath(path)} ${describe(issue)}`;
+  return `Platform profile cannot be read: ${toJsonPath(path)} ${describe(issue, valueAt(doc, path))}`;
 }
 
 /**
@@ -101,8 +69,8 @@ function valueAt(doc: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-function describe(issue: z.core.$ZodIssue): string {
-  // A missing member reads better as "is required" than as "expected object, received undefined".
-  if (issue.code === "invalid_type" && issue.message.endsWith("received undefined")) return "is required";
+/** A missing member is "is required", whatever the check that met it would have said of a present one. */
+function describe(issue: z.core.$ZodIssue, value: unknown): string {
+  if (value === undefined) return "is required";
   return issue.message;
 }

@@ -1,8 +1,9 @@
 /**
- * Issue 10 finding 9: platform profiles that break the platform profile schema (no
- * `services` or `payment_handlers`, capabilities without `spec`/`schema`) were accepted.
- * They are `profile_malformed` (-32001, HTTP 422), and src/ucp/profile-schema.ts agrees with
- * the official schema on every document here (when the official schemas are present).
+ * Issue 23 (which revises issue 10's finding 9): real agents' profiles are untidy, Shopify's
+ * own leaves `spec`/`schema` off capabilities. What the official platform schema requires but
+ * a business never acts on no longer refuses a profile; what negotiation cannot read still
+ * does, as `profile_malformed` naming the missing member. The official schema's verdict is
+ * recorded beside ours, so every leniency is a deliberate, visible one.
  */
 import { describe, expect, it } from "vitest";
 import { platformSchemaProblem } from "../../src/ucp/profile-schema";
@@ -49,12 +50,15 @@ const withUcp = (change: (ucp: Record<string, unknown>) => void): Doc => {
   return doc;
 };
 
-const CASES: Array<[string, Doc, boolean]> = [
-  ["a complete platform profile", GOOD, true],
-  ["empty registries", withUcp((u) => Object.assign(u, { services: {}, payment_handlers: {} })), true],
-  ["no capabilities", withUcp((u) => delete u.capabilities), true],
-  ["no services", withUcp((u) => delete u.services), false],
-  ["no payment_handlers", withUcp((u) => delete u.payment_handlers), false],
+/** [name, document, accepted by us, valid under the official platform schema] */
+const CASES: Array<[string, Doc, boolean, boolean]> = [
+  ["a complete platform profile", GOOD, true, true],
+  ["empty registries", withUcp((u) => Object.assign(u, { services: {}, payment_handlers: {} })), true, true],
+  ["no capabilities", withUcp((u) => delete u.capabilities), true, true],
+  // Leniencies (docs/decisions.md, "Platform profiles: accept what can be understood"): what
+  // the official schema requires but a business never acts on does not refuse a profile.
+  ["no services", withUcp((u) => delete u.services), true, false],
+  ["no payment_handlers", withUcp((u) => delete u.payment_handlers), true, false],
   [
     "a capability without spec",
     withUcp((u) =>
@@ -62,6 +66,7 @@ const CASES: Array<[string, Doc, boolean]> = [
         capabilities: { "dev.ucp.shopping.checkout": [{ version: V, schema: "https://ucp.dev/c.json" }] },
       }),
     ),
+    true,
     false,
   ],
   [
@@ -69,29 +74,7 @@ const CASES: Array<[string, Doc, boolean]> = [
     withUcp((u) =>
       Object.assign(u, { capabilities: { "dev.ucp.shopping.checkout": [{ version: V, spec: "https://ucp.dev/c" }] } }),
     ),
-    false,
-  ],
-  [
-    "a capability without version",
-    withUcp((u) =>
-      Object.assign(u, {
-        capabilities: {
-          "dev.ucp.shopping.checkout": [{ spec: "https://ucp.dev/c", schema: "https://ucp.dev/c.json" }],
-        },
-      }),
-    ),
-    false,
-  ],
-  [
-    "an empty extends array",
-    withUcp((u) =>
-      Object.assign(u, { capabilities: { "dev.ucp.shopping.discount": [{ ...cap("discount"), extends: [] }] } }),
-    ),
-    false,
-  ],
-  [
-    "a capability name that is not reverse-domain",
-    withUcp((u) => Object.assign(u, { capabilities: { Checkout: [cap("checkout")] } })),
+    true,
     false,
   ],
   [
@@ -103,15 +86,7 @@ const CASES: Array<[string, Doc, boolean]> = [
         },
       }),
     ),
-    false,
-  ],
-  [
-    "a handler without spec",
-    withUcp((u) =>
-      Object.assign(u, {
-        payment_handlers: { "com.example.pay": [{ id: "p", version: V, schema: "https://example.com/p.json" }] },
-      }),
-    ),
+    true,
     false,
   ],
   [
@@ -121,68 +96,74 @@ const CASES: Array<[string, Doc, boolean]> = [
         services: { "dev.ucp.shopping": [{ version: V, transport: "mcp", spec: "https://ucp.dev/s" }] },
       }),
     ),
+    true,
     false,
   ],
+  // What negotiation cannot read is refused.
   [
-    "a binding without spec",
-    withUcp((u) => Object.assign(u, { services: { "dev.ucp.shopping": [{ version: V, transport: "a2a" }] } })),
-    false,
-  ],
-  [
-    "an unknown transport",
+    "a capability without version",
     withUcp((u) =>
       Object.assign(u, {
-        services: { "dev.ucp.shopping": [{ version: V, transport: "smtp", spec: "https://ucp.dev/s" }] },
+        capabilities: {
+          "dev.ucp.shopping.checkout": [{ spec: "https://ucp.dev/c", schema: "https://ucp.dev/c.json" }],
+        },
       }),
     ),
     false,
+    false,
   ],
-  ["services as an array", withUcp((u) => Object.assign(u, { services: [] })), false],
+  ["a profile without version", withUcp((u) => delete u.version), false, false],
+  [
+    "capabilities that are not a registry",
+    withUcp((u) => Object.assign(u, { capabilities: { "dev.ucp.shopping.checkout": { version: V } } })),
+    false,
+    false,
+  ],
+  ["services as an array", withUcp((u) => Object.assign(u, { services: [] })), false, false],
 ];
 
-describe("the platform profile schema (src/ucp/profile-schema.ts)", () => {
-  it.each(CASES)("%s: valid = %s", (_, doc, valid) => {
+describe("what a platform profile must hold (src/ucp/profile-schema.ts)", () => {
+  it.each(CASES)("%s: accepted = %s", (_, doc, accepted) => {
     const problem = platformSchemaProblem(doc);
-    expect(problem === undefined, problem).toBe(valid);
+    expect(problem === undefined, problem).toBe(accepted);
   });
 
-  it.skipIf(!officialSchemasPresent).each(CASES)("agrees with the official schema on %s", (_, doc, valid) => {
+  it.skipIf(!officialSchemasPresent).each(CASES)("the official schema's verdict on %s", (_, doc, _a, valid) => {
     const official = validateOfficial(PLATFORM, doc);
     expect(official.valid, official.errors.join("\n")).toBe(valid);
   });
 
-  it("names where the problem is", () => {
-    expect(platformSchemaProblem(CASES[3]?.[1])).toMatch(/\$\.ucp\.services is required/);
-    expect(platformSchemaProblem(CASES[5]?.[1])).toMatch(
-      /\$\.ucp\.capabilities\["dev\.ucp\.shopping\.checkout"\]\[0\]\.spec/,
+  it("names a missing member as missing, and says where", () => {
+    const noVersion = CASES.find(([name]) => name === "a capability without version")?.[1];
+    expect(platformSchemaProblem(noVersion)).toBe(
+      'Platform profile cannot be read: $.ucp.capabilities["dev.ucp.shopping.checkout"][0].version is required',
+    );
+    expect(platformSchemaProblem(withUcp((u) => delete u.version))).toBe(
+      "Platform profile cannot be read: $.ucp.version is required",
     );
   });
 });
 
-describe("a malformed platform profile is refused (-32001 profile_malformed, HTTP 422)", () => {
+describe("profiles the official schema refuses but a store can act on are accepted", () => {
   it.each([
     "no-services",
     "no-payment-handlers",
     "caps-without-spec",
     "handler-without-id",
     "mcp-service-without-schema",
-  ])("malformed-%s.json", async (name) => {
+  ])("malformed-%s.json negotiates", async (name) => {
     const reply = await callTool(
       "search_catalog",
       { catalog: { query: "jacket" } },
       `${PROFILES}/malformed-${name}.json`,
     );
-    expect(reply.status).toBe(422);
-    expect(reply.body.error).toMatchObject({
-      code: -32001,
-      data: { code: "profile_malformed", content: expect.stringContaining("platform profile schema") },
-    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.result?.structuredContent?.ucp?.status).toBe("success");
   });
 
-  it("the fixtures' good profiles still negotiate (the control)", async () => {
-    for (const file of ["full.json", "checkout-only.json", "legacy-array.json"]) {
-      const reply = await callTool("search_catalog", { catalog: { query: "jacket" } }, `${PROFILES}/${file}`);
-      expect(reply.status, `${file}: ${JSON.stringify(reply.body)}`).toBe(200);
-    }
+  it("an unreadable profile is still profile_malformed (-32001, HTTP 422), naming what is missing", async () => {
+    const reply = await callTool("search_catalog", { catalog: { query: "jacket" } }, `${PROFILES}/no-ucp.json`);
+    expect(reply.status).toBe(422);
+    expect(reply.body.error).toMatchObject({ code: -32001, data: { code: "profile_malformed" } });
   });
 });
