@@ -63,7 +63,7 @@ export async function callTool(
   const { version, active } = negotiated.value;
   if (!active.has(tool.capability)) return ok(capabilitiesIncompatible(version, tool.capability, config.origin));
   const wire = wireFor(version);
-  const request = wire.request(tool.name, parsed.data);
+  const request = wire.request(tool.name, parsed.data, { config });
   if (!request.ok) return request;
 
   const envelope = (status: "success" | "error" = "success"): UcpEnvelope => ({
@@ -81,7 +81,7 @@ export async function callTool(
     envelope,
     principal,
   });
-  return outcome.ok ? ok(wire.response(tool.name, outcome.value) as UcpPayload) : outcome;
+  return outcome.ok ? ok(wire.response(tool.name, outcome.value, { config }) as UcpPayload) : outcome;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The one place tests find material that lives outside this repository: the official UCP
- * 2026-04-08 schemas (with the discovery profile schema) and the seed documents. It is
+ * 2026-04-08 schemas (with the discovery profile schema), the 2026-08-25 schemas (with
+ * profile.json and the service documents) and the seed documents. It is
  * resolved here, in Node, and served to tests as the virtual module `virtual:ucp-material`,
  * because `import.meta.glob` patterns are static and cannot follow a variable.
  *
@@ -8,6 +9,8 @@
  *                  (source/schemas/**, source/discovery/profile_schema.json), or a folder
  *                  laid out like ../shared/ucp (2026-04-08/schemas/**, 2026-04-08/discovery/…);
  *                  default ../shared/ucp beside the repository.
+ *                  The 2026-08-25 material is its sibling 2026-08-25/ (schemas/**, services/**):
+ *                  a ../shared/ucp-like folder has both; a spec checkout at v2026-04-08 does not.
  *   UCP_SEEDS_DIR  the seed documents (000_*.txt …); default the `seeds` folder beside a
  *                  ../shared/ucp-like UCP_SPEC_DIR, else ../shared/seeds.
  *   UCP_SPEC_REQUIRED=1  (CI) missing material fails the run instead of skipping suites.
@@ -21,6 +24,7 @@ import type { Plugin } from "vitest/config";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const VERSION = "2026-04-08";
+const CURRENT = "2026-08-25";
 const MODULE_ID = "virtual:ucp-material";
 const RESOLVED_ID = `\0${MODULE_ID}`;
 /** The official set has 78 schemas; far fewer means a wrong folder or tag, not the spec. */
@@ -31,6 +35,10 @@ export interface UcpMaterial {
   readonly profileSchema: unknown;
   /** services/shopping/rest.openapi.json (the REST binding), when the spec has it. */
   readonly openapi?: unknown;
+  /** The 2026-08-25 schemas (profile.json among them), or none. */
+  readonly currentSchemas: unknown[];
+  /** 2026-08-25 services/shopping/rest.openapi.json, when present. */
+  readonly currentOpenapi?: unknown;
   /** Seed documents by their number: `{ "000": "...", ... }`. */
   readonly seeds: Record<string, string>;
   /** Where each part came from, or why it is missing. */
@@ -62,7 +70,22 @@ function readJson(file: string): unknown {
   }
 }
 
-function loadSpec(env: Vars, repo: string): Pick<UcpMaterial, "schemas" | "profileSchema" | "openapi" | "specFrom"> {
+/** 2026-08-25 beside a ../shared/ucp-like 2026-04-08 folder; a spec checkout at v2026-04-08 has none. */
+function loadCurrent(base: string | undefined): Pick<UcpMaterial, "currentSchemas" | "currentOpenapi"> {
+  const dir = base ? path.resolve(base, "..", CURRENT) : undefined;
+  if (!dir || !existsSync(path.join(dir, "schemas", "profile.json"))) return { currentSchemas: [] };
+  const currentSchemas = jsonFiles(path.join(dir, "schemas")).map(readJson);
+  if (currentSchemas.length < MIN_SCHEMAS) {
+    throw new MaterialError(`${dir}: ${currentSchemas.length} schemas; expected the UCP ${CURRENT} specification`);
+  }
+  const openapiFile = path.join(dir, "services", "shopping", "rest.openapi.json");
+  return { currentSchemas, ...(existsSync(openapiFile) ? { currentOpenapi: readJson(openapiFile) } : {}) };
+}
+
+function loadSpec(
+  env: Vars,
+  repo: string,
+): Pick<UcpMaterial, "schemas" | "profileSchema" | "openapi" | "specFrom" | "currentSchemas" | "currentOpenapi"> {
   const named = env.UCP_SPEC_DIR;
   const root = named ? path.resolve(named) : path.resolve(repo, "../shared/ucp");
   const layouts = [path.join(root, "source"), path.join(root, VERSION)];
@@ -73,7 +96,12 @@ function loadSpec(env: Vars, repo: string): Pick<UcpMaterial, "schemas" | "profi
         `UCP_SPEC_DIR=${named}: found neither ${layouts[0]}/schemas (a UCP specification checkout) nor ${layouts[1]}/schemas (a folder like ../shared/ucp)`,
       );
     }
-    return { schemas: [], profileSchema: undefined, specFrom: `not found (UCP_SPEC_DIR unset, no ${root})` };
+    return {
+      schemas: [],
+      profileSchema: undefined,
+      currentSchemas: [],
+      specFrom: `not found (UCP_SPEC_DIR unset, no ${root})`,
+    };
   }
   const schemas = jsonFiles(path.join(base, "schemas")).map(readJson);
   const profileFile = path.join(base, "discovery", "profile_schema.json");
@@ -84,7 +112,7 @@ function loadSpec(env: Vars, repo: string): Pick<UcpMaterial, "schemas" | "profi
   }
   const openapiFile = path.join(base, "services", "shopping", "rest.openapi.json");
   const openapi = existsSync(openapiFile) ? readJson(openapiFile) : undefined;
-  return { schemas, profileSchema: readJson(profileFile), openapi, specFrom: base };
+  return { schemas, profileSchema: readJson(profileFile), openapi, specFrom: base, ...loadCurrent(base) };
 }
 
 function loadSeeds(env: Vars, repo: string): Pick<UcpMaterial, "seeds" | "seedsFrom"> {
@@ -121,6 +149,7 @@ export function loadUcpMaterial(env: Vars = process.env, repo = REPO): UcpMateri
 export function skippedNotice(material: UcpMaterial): string | undefined {
   const missing = [
     ...(material.schemas.length === 0 ? ["official UCP schema checks"] : []),
+    ...(material.schemas.length > 0 && material.currentSchemas.length === 0 ? [`UCP ${CURRENT} schema checks`] : []),
     ...(Object.keys(material.seeds).length === 0 ? ["seed suites (test/seeds)"] : []),
   ];
   if (missing.length === 0) return undefined;
@@ -155,6 +184,7 @@ export function ucpMaterial(env: Vars = process.env, repo = REPO): Plugin {
       if (env.UCP_SPEC_REQUIRED) {
         const missing = [
           ...(found.schemas.length === 0 ? [`the official schemas (${found.specFrom})`] : []),
+          ...(found.currentSchemas.length === 0 ? [`the ${CURRENT} schemas (beside ${found.specFrom})`] : []),
           ...(Object.keys(found.seeds).length === 0 ? [`the seed documents (${found.seedsFrom})`] : []),
         ];
         throw new Error(
@@ -171,8 +201,10 @@ export function ucpMaterial(env: Vars = process.env, repo = REPO): Plugin {
     },
     load(id) {
       if (id !== RESOLVED_ID) return undefined;
-      const { schemas, profileSchema, openapi, seeds } = load();
+      const { schemas, profileSchema, openapi, seeds, currentSchemas, currentOpenapi } = load();
       return [
+        `export const currentSchemas = ${JSON.stringify(currentSchemas)};`,
+        `export const currentOpenapi = ${JSON.stringify(currentOpenapi ?? null)};`,
         `export const schemas = ${JSON.stringify(schemas)};`,
         `export const profileSchema = ${JSON.stringify(profileSchema ?? null)};`,
         `export const openapi = ${JSON.stringify(openapi ?? null)};`,

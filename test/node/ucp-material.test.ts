@@ -22,6 +22,16 @@ function specAt(base: string): void {
   writeFileSync(path.join(base, "discovery", "profile_schema.json"), JSON.stringify({ title: "profile" }));
 }
 
+/** The 2026-08-25 sibling of a ../shared/ucp-like 2026-04-08 folder: schemas with profile.json. */
+function currentAt(base: string): void {
+  for (let i = 0; i < SCHEMA_COUNT; i++) {
+    const dir = path.join(base, "schemas", i % 2 ? "shopping" : "common/types");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `c${i}.json`), JSON.stringify({ $id: `https://ucp.dev/schemas/c${i}.json` }));
+  }
+  writeFileSync(path.join(base, "schemas", "profile.json"), JSON.stringify({ title: "profile 2026-08-25" }));
+}
+
 function seedsAt(dir: string): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, "000_abc.txt"), "seed zero");
@@ -54,8 +64,13 @@ describe("loadUcpMaterial", () => {
     const shared = mkdtempSync(path.join(tmpdir(), "ucp-shared-"));
     specAt(path.join(shared, "ucp", "2026-04-08"));
     seedsAt(path.join(shared, "seeds"));
+    const without = loadUcpMaterial({ UCP_SPEC_DIR: path.join(shared, "ucp") }, repoIn());
+    expect(without.currentSchemas).toEqual([]);
+    expect(skippedNotice(without)).toMatch(/^Skipped UCP 2026-08-25 schema checks:/);
+    currentAt(path.join(shared, "ucp", "2026-08-25"));
     const found = loadUcpMaterial({ UCP_SPEC_DIR: path.join(shared, "ucp") }, repoIn());
     expect(found.schemas).toHaveLength(SCHEMA_COUNT);
+    expect(found.currentSchemas).toHaveLength(SCHEMA_COUNT + 1);
     expect(found.seeds).toEqual({ "000": "seed zero", "004": "seed four" });
     expect(skippedNotice(found)).toBeUndefined();
   });
@@ -122,6 +137,7 @@ describe("the vitest plugin", () => {
   it("starts under UCP_SPEC_REQUIRED when everything is there, and serves it as virtual:ucp-material", async () => {
     const parent = mkdtempSync(path.join(tmpdir(), "ucp-parent-"));
     specAt(path.join(parent, "shared", "ucp", "2026-04-08"));
+    currentAt(path.join(parent, "shared", "ucp", "2026-08-25"));
     seedsAt(path.join(parent, "shared", "seeds"));
     const plugin = ucpMaterial({ UCP_SPEC_REQUIRED: "1" }, repoIn(parent));
     expect(() => configResolved(plugin)).not.toThrow();
@@ -134,6 +150,7 @@ describe("the vitest plugin", () => {
     expect(served.schemas).toHaveLength(SCHEMA_COUNT);
     expect(served.profileSchema).toEqual({ title: "profile" });
     expect(served.seeds["004"]).toBe("seed four");
+    expect(served.currentSchemas).toContainEqual({ title: "profile 2026-08-25" });
   });
 
   it("writes its notice to UCP_NOTICE_FILE (where npm test collects it) instead of the console", () => {

@@ -1,26 +1,32 @@
 /**
  * 2026-08-25 (spec-digest-2026-08-25 §1.7, the render-by-version matrix): requests are read
- * into the model, and the model's payloads are rewritten into this version's shapes.
+ * into the model, and the model's payloads are rewritten into this version's shapes. Each
+ * capability's rewrites live in a file of their own (current-*.ts); this one assembles them.
  */
 import { RawJson } from "../../lib/raw-json";
 import { ok } from "../../lib/result";
 import { CURRENT_VERSION } from "../versions";
-import type { WirePayload, WireVersion } from "./index";
+import { cartWire } from "./current-cart";
+import { catalogWire } from "./current-catalog";
+import { checkoutWire } from "./current-checkout";
+import { orderWire } from "./current-order";
+import type { WireVersion } from "./index";
+import type { Json, ToolWire } from "./tool-wire";
 
-type Json = Record<string, unknown>;
-
-/** Per tool: how the model's payload (parsed) becomes this version's. Unlisted tools pass as they are. */
-const RESPONSES: Readonly<Record<string, (payload: Json) => Json>> = {};
+const PARTS: readonly ToolWire[] = [catalogWire, cartWire, checkoutWire, orderWire];
+const REQUESTS = Object.assign({}, ...PARTS.map((p) => p.requests)) as ToolWire["requests"];
+const RESPONSES = Object.assign({}, ...PARTS.map((p) => p.responses)) as ToolWire["responses"];
 
 export const current: WireVersion = {
   version: CURRENT_VERSION,
-  request: (_tool, args) => ok(args),
-  response(tool, payload) {
+  request(tool, args, context) {
+    const read = REQUESTS[tool];
+    return read ? read(args, context) : ok(args);
+  },
+  response(tool, payload, context) {
     const rewrite = RESPONSES[tool];
     if (!rewrite) return payload;
     const value = payload instanceof RawJson ? (JSON.parse(payload.text) as Json) : { ...payload };
-    return rewrite(value);
+    return rewrite(value, context);
   },
 };
-
-export type { WirePayload };

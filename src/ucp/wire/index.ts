@@ -10,6 +10,7 @@ import type { ProtocolError } from "../errors";
 import { CURRENT_VERSION, LEGACY_VERSION, type UcpVersion } from "../versions";
 import { current } from "./current";
 import { legacy } from "./legacy";
+import type { WireContext } from "./tool-wire";
 
 /** A tool's payload as the model or a wire version writes it: an object, or JSON text. */
 export type WirePayload = Readonly<Record<string, unknown>> | RawJson;
@@ -20,15 +21,21 @@ export interface WireVersion {
    * This version's tool arguments (already read by the tool's version-neutral input schema)
    * as the model takes them; or a protocol error for what this version forbids.
    */
-  request(tool: string, args: Record<string, unknown>): Result<Record<string, unknown>, ProtocolError>;
+  request(
+    tool: string,
+    args: Record<string, unknown>,
+    context: WireContext,
+  ): Result<Record<string, unknown>, ProtocolError>;
   /** The model's payload as this version writes it. */
-  response(tool: string, payload: WirePayload): WirePayload;
+  response(tool: string, payload: WirePayload, context: WireContext): WirePayload;
 }
 
 const WIRES: Readonly<Record<UcpVersion, WireVersion>> = {
   [CURRENT_VERSION]: current,
   [LEGACY_VERSION]: legacy,
 };
+
+export type { WireContext };
 
 export function wireFor(version: UcpVersion): WireVersion {
   return WIRES[version];
