@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { prepareDevLaunch } from "./lib/dev-launch";
+import { prepareDevLaunch, servedOrigin } from "./lib/dev-launch";
 import { wranglerBin } from "./lib/kv-writer";
 import { seedDemoCatalog } from "./lib/seed-demo";
 
@@ -16,9 +16,15 @@ const port = process.env.PORT ?? "8787";
 // The demo catalog is seeded only into an empty store, or with --demo (never passed to wrangler).
 const args = await seedDemoCatalog(root, process.argv.slice(2));
 
-// Discovery and every URL name the origin actually served, not wrangler.toml's MERCHANT_ORIGIN.
+// Discovery and every URL name the origin actually served, not wrangler.toml's MERCHANT_ORIGIN,
+// unless the user names the public origin of an https terminator in front (README "Behind https").
 const launch = prepareDevLaunch(root, args, port);
-console.log(`Serving ${launch.origin} (discovery: ${launch.origin}/.well-known/ucp)`);
+const served = servedOrigin(args, port);
+console.log(
+  launch.origin === served
+    ? `Serving ${served} (discovery: ${served}/.well-known/ucp)`
+    : `Serving ${served} as ${launch.origin} (discovery: ${launch.origin}/.well-known/ucp); ${launch.origin} must forward to ${served}`,
+);
 console.log(launch.email);
 const child = spawn(wranglerBin(root), ["dev", "--port", port, ...launch.args, ...args], {
   cwd: root,

@@ -1,6 +1,7 @@
 /**
  * What `npm start` adds to `wrangler dev` so the store names the origin it really serves
- * (PORT, --port, --ip): MERCHANT_ORIGIN as a --var (continue_url, permalinks, webhook
+ * (PORT, --port, --ip; or the user's own `--var MERCHANT_ORIGIN:…` when an https terminator
+ * stands in front): MERCHANT_ORIGIN as a --var (continue_url, permalinks, webhook
  * UCP-Agent), and a discovery document built for that origin and for the local vars
  * (wrangler.toml [vars] with .dev.vars over them, as `wrangler dev` merges them, so test mode
  * shows), served from a dev copy of the assets under .wrangler/ that --assets puts in place
@@ -17,6 +18,7 @@ import { CliError } from "./cli-error";
 import { assetsDirectory, readVars, readWranglerConfig, signingKeysFile } from "./wrangler-config";
 
 export interface DevLaunch {
+  /** The origin the store names: the user's `--var MERCHANT_ORIGIN:…`, else the one served. */
   readonly origin: string;
   /** Flags for `wrangler dev`, before the user's own. */
   readonly args: readonly string[];
@@ -46,8 +48,25 @@ export function servedOrigin(args: readonly string[], port: string): string {
   return `http://${host}:${chosenPort}`;
 }
 
+/**
+ * The origin the store names. Behind an https terminator (README "Behind https") the user
+ * gives it as `--var MERCHANT_ORIGIN:https://…`: discovery is built for it too, so discovery
+ * and the URLs the Worker writes agree. Otherwise the origin wrangler dev really serves.
+ */
+export function publicOrigin(userArgs: readonly string[], port: string): string {
+  const served = servedOrigin(userArgs, port);
+  const given = cliVars(userArgs).MERCHANT_ORIGIN;
+  if (given === undefined) return served;
+  const url = URL.canParse(given) ? new URL(given) : undefined;
+  const bare = url?.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+  if (!url || !bare || !["https:", "http:"].includes(url.protocol)) {
+    throw new CliError(`MERCHANT_ORIGIN must be an origin such as https://localhost:9443, got "${given}"`);
+  }
+  return url.origin;
+}
+
 export function prepareDevLaunch(root: string, userArgs: readonly string[], port: string): DevLaunch {
-  const origin = servedOrigin(userArgs, port);
+  const origin = publicOrigin(userArgs, port);
   const toml = path.join(root, "wrangler.toml");
   const config = readWranglerConfig(toml);
   const source = assetsDirectory(config);

@@ -29,6 +29,8 @@ export interface StartOptions {
   readonly vars?: Readonly<Record<string, string>>;
   /** Serve on this port instead of a free one (callers that keep to a range of their own). */
   readonly port?: number;
+  /** Extra environment for `npm start`, e.g. NODE_EXTRA_CA_CERTS (Miniflare hands it to workerd). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 const MAX_LOG_CHARS = 200_000;
@@ -76,7 +78,7 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
       // Own process group: stop() signals node, wrangler and workerd together.
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: serverEnv(port),
+      env: { ...serverEnv(port), ...options.env },
     },
   );
   const pid = child.pid;
