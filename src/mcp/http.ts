@@ -3,8 +3,9 @@
  * single SSE `message` event when the client accepts only text/event-stream. Every
  * JSON-RPC error goes out with the HTTP status UCP pairs with it.
  *
- * Order of checks: framing and parsing (free), then who is calling (a signature costs a
- * cached profile and one ECDSA verify), then that caller's rate limit, then the method.
+ * Order of checks: framing and parsing (free), the MCP era and its envelope (era.ts, free),
+ * then who is calling (a signature costs a cached profile and one ECDSA verify), then that
+ * caller's rate limit, then the method.
  */
 import type { Principal } from "../auth/authenticate";
 import { signResponse } from "../auth/http-signature";
@@ -18,6 +19,7 @@ import { StorageUnavailable } from "../lib/storage-unavailable";
 import { StoreMisconfigured } from "../lib/store-misconfigured";
 import { admit } from "../pipeline/admit";
 import { type ProtocolError, storeMisconfigured, unavailable } from "../ucp/errors";
+import { classifyEra, modernResult } from "./era";
 import {
   errorBody,
   type IncomingMessage,
@@ -28,7 +30,7 @@ import {
   resultBody,
 } from "./jsonrpc";
 import { normalizeCall } from "./normalize";
-import { dispatch, MCP_PROTOCOL_VERSIONS } from "./server";
+import { dispatch, SERVER_INFO } from "./server";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -44,11 +46,6 @@ interface Reply {
 /** `facts` is filled for the request's log line (src/lib/log.ts): rpc method, tool, profile, tier, outcome. */
 export async function handleMcpPost(request: Request, env: Env, facts: RequestFacts = {}): Promise<Response> {
   const sse = wantsEventStream(request.headers.get("accept"));
-  const version = request.headers.get("mcp-protocol-version");
-  if (version !== null && !(MCP_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-    const error = protocolError(RPC.invalidRequest, 400, `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)}`);
-    return respond(failure(null, error), sse, facts);
-  }
   const bytes = await readCappedBytes(request, MAX_BODY_BYTES);
   if (bytes === undefined) {
     return respond(failure(null, protocolError(RPC.invalidRequest, 413, "Request body exceeds 1 MiB")), sse, facts);
@@ -61,6 +58,9 @@ export async function handleMcpPost(request: Request, env: Env, facts: RequestFa
   const parsed = parseMessage(json.value);
   if (!parsed.ok) return respond(failure(parsed.id, parsed.error), sse, facts);
   const { message } = parsed;
+  // After parsing, so a version error echoes the request's id (the modern spec checks it).
+  const era = classifyEra(message, request.headers);
+  if (!era.ok) return respond(failure(message.kind === "request" ? message.id : null, era.error), sse, facts);
   if (message.kind !== "request") {
     facts.outcome = "ok";
     return new Response(null, { status: 202, headers: CORS_HEADERS });
@@ -77,10 +77,13 @@ export async function handleMcpPost(request: Request, env: Env, facts: RequestFa
       reply = failure(message.id, admitted.error);
     } else {
       principal = admitted.scope.principal;
-      const outcome = await dispatch(message.method, message.params, admitted.scope);
-      reply = outcome.ok
-        ? { body: resultBody(message.id, outcome.value), status: 200 }
-        : failure(message.id, outcome.error);
+      const outcome = await dispatch(message.method, message.params, admitted.scope, era.value);
+      if (!outcome.ok) reply = failure(message.id, outcome.error);
+      else {
+        const { value } = outcome;
+        const result = era.value.kind === "modern" ? modernResult(message.method, value, SERVER_INFO) : value;
+        reply = { body: resultBody(message.id, result), status: 200 };
+      }
     }
   } catch (e) {
     if (e instanceof StoreMisconfigured) {

@@ -1,6 +1,8 @@
 /**
- * MCP method dispatch over one JSON-RPC request: lifecycle (initialize, ping), tools/list,
- * tools/call, and the older direct-method form (`"method": "search_catalog"`).
+ * MCP method dispatch over one JSON-RPC request. Legacy era (era.ts): lifecycle (initialize,
+ * ping), tools/list, tools/call, and the older direct-method form (`"method": "search_catalog"`).
+ * Modern era (2026-07-28): server/discover, tools/list, tools/call; everything else, the removed
+ * initialize and ping included, is -32601 with HTTP 404 (transports/streamable-http.mdx).
  */
 import type { MerchantConfig } from "../config";
 import { RawJson } from "../lib/raw-json";
@@ -10,18 +12,23 @@ import type { RequestScope } from "../pipeline/scope";
 import { callTool } from "../pipeline/tool-call";
 import { TOOLS } from "../tools";
 import { invalidParams, type ProtocolError } from "../ucp/errors";
+import { type Era, LEGACY_VERSIONS, META, SUPPORTED_VERSIONS } from "./era";
 import { protocolError, RPC } from "./jsonrpc";
 import { normalizeCall } from "./normalize";
 import { toolsListResult } from "./tool-list";
 
-export const MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
 export const SERVER_VERSION = "0.1.0";
+/** Who we are, in results' `_meta` (modern) and in the initialize answer (legacy). */
+export const SERVER_INFO = { name: "ucp-worker", version: SERVER_VERSION } as const;
+const CAPABILITIES = { tools: { listChanged: false } } as const;
 
 export async function dispatch(
   method: string,
   params: Record<string, unknown>,
   scope: RequestScope,
+  era: Era = { kind: "legacy" },
 ): Promise<Result<unknown, ProtocolError>> {
+  if (era.kind === "modern") return dispatchModern(method, params, scope);
   switch (method) {
     case "initialize":
       return ok(initializeResult(params, scope.config));
@@ -41,15 +48,51 @@ export async function dispatch(
   return err(protocolError(RPC.methodNotFound, 200, `Method not found: ${method.slice(0, 100)}`));
 }
 
+async function dispatchModern(
+  method: string,
+  params: Record<string, unknown>,
+  scope: RequestScope,
+): Promise<Result<unknown, ProtocolError>> {
+  switch (method) {
+    case "server/discover":
+      return ok(discoverResult(scope.config));
+    case "tools/list":
+      return ok(toolsListResult());
+    case "tools/call":
+      return toolsCall(params, scope);
+  }
+  // The direct-method form is a 2026-01 UCP draft shape: its payload-as-result has no resultType.
+  return err(protocolError(RPC.methodNotFound, 404, `Method not found: ${method.slice(0, 100)}`));
+}
+
 function initializeResult(params: Record<string, unknown>, config: MerchantConfig) {
   const requested = params.protocolVersion;
-  const protocolVersion = MCP_PROTOCOL_VERSIONS.find((v) => v === requested) ?? MCP_PROTOCOL_VERSIONS[0];
+  // Only legacy versions: 2026-07-28 has no initialize, so it is never negotiated here.
+  const protocolVersion = LEGACY_VERSIONS.find((v) => v === requested) ?? LEGACY_VERSIONS[0];
   return {
     protocolVersion,
-    capabilities: { tools: { listChanged: false } },
-    serverInfo: { name: "ucp-worker", title: `${config.name} (UCP)`, version: SERVER_VERSION },
-    instructions: `UCP ${config.name} store. Every tool call needs arguments.meta["ucp-agent"].profile, the URL of your platform profile.`,
+    capabilities: CAPABILITIES,
+    serverInfo: serverInfo(config),
+    instructions: instructions(config),
   };
+}
+
+/** DiscoverResult (schema/2026-07-28/schema.ts); resultType and cache hints are added by era.ts. */
+function discoverResult(config: MerchantConfig) {
+  return {
+    supportedVersions: SUPPORTED_VERSIONS,
+    capabilities: CAPABILITIES,
+    instructions: instructions(config),
+    _meta: { [META.serverInfo]: serverInfo(config) },
+  };
+}
+
+function serverInfo(config: MerchantConfig) {
+  return { name: SERVER_INFO.name, title: `${config.name} (UCP)`, version: SERVER_VERSION };
+}
+
+function instructions(config: MerchantConfig): string {
+  return `UCP ${config.name} store. Every tool call needs arguments.meta["ucp-agent"].profile, the URL of your platform profile.`;
 }
 
 async function toolsCall(

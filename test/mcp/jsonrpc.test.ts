@@ -97,10 +97,13 @@ describe("MCP lifecycle", () => {
     expect(reply.body.result.structuredContent.products.length).toBeGreaterThan(0);
   });
 
-  it("refuses an unsupported MCP-Protocol-Version header with 400", async () => {
+  // Was -32600 with a null id; 2026-07-28 names one error for any version a server does not
+  // serve (UnsupportedProtocolVersionError), and a legacy client only ever looked at the 400.
+  it("refuses an unsupported MCP-Protocol-Version header with 400 and UnsupportedProtocolVersionError", async () => {
     const reply = await rpc("ping", undefined, { "mcp-protocol-version": "2024-01-01" });
     expect(reply.status).toBe(400);
-    expect(reply.body.error.code).toBe(-32600);
+    expect(reply.body.error).toMatchObject({ code: -32022, data: { requested: "2024-01-01" } });
+    expect(reply.body.error.data.supported).toEqual(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);
     const ok = await rpc("ping", undefined, { "mcp-protocol-version": "2025-06-18" });
     expect(ok.status).toBe(200);
   });
