@@ -26,10 +26,10 @@ import {
   orderStatus,
 } from "../src/order/index-entry";
 import type { Issue } from "../src/order/line-refs";
-import { ORDER_ONLY_ENVELOPE } from "../src/order/merchant-envelope";
 import type { AdjustmentInput, FulfillmentEventInput } from "../src/order/order-input";
 import { type OrderState, orderPayload } from "../src/order/order-state";
 import { postWebhook } from "../src/order/webhook-http";
+import { orderOnlyEnvelope, webhookVersion } from "../src/order/webhook-version";
 import { processorFor } from "../src/payment/store-processor";
 import type { ObjectReply } from "../src/tools/object-reply";
 import { orderDeadline } from "./order/deadline";
@@ -352,7 +352,7 @@ export class OrderObject extends DurableObject<Env> {
   /** Queues the platform's webhook for this state of the order (inside the caller's transaction). */
   #announce(order: OrderState, event: WebhookEvent, now: number): void {
     if (!order.webhook_url) return;
-    const body = JSON.stringify(orderPayload(order, ORDER_ONLY_ENVELOPE));
+    const body = JSON.stringify(orderPayload(order, orderOnlyEnvelope(webhookVersion(order))));
     enqueueWebhook(this.ctx.storage.sql, { event, url: order.webhook_url, body }, now);
   }
 
@@ -360,7 +360,12 @@ export class OrderObject extends DurableObject<Env> {
     // Nothing due: no signing key, no re-fed entry (no attempt changed it).
     if (!isDue(webhooksDeadline(this.ctx.storage.sql))) return;
     const config = merchantConfig(this.env);
-    const settings = { origin: config.origin, key: await merchantSigningKey(this.env), allow: config.outboundAllow };
+    const settings = {
+      origin: config.origin,
+      wire: { config },
+      key: await merchantSigningKey(this.env),
+      allow: config.outboundAllow,
+    };
     const retry = webhookRetry(config.webhookRetryBaseSeconds);
     const orderId = this.#load()?.id ?? "unknown";
     // Each attempt is an order event in the log; a throw counts as a failed attempt, as in deliverWebhooks.

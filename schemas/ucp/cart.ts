@@ -1,4 +1,10 @@
-/** Cart schemas (shopping/cart.json, types/line_item.json, item.json, total(s).json), 2026-04-08. */
+/**
+ * Cart schemas (shopping/cart.json, types/line_item.json, item.json, total(s).json). Requests
+ * take both versions' shapes: 2026-08-25 sends no `cart.id` on update, and its
+ * `item.quantity_unit` passes through the open item to src/cart/quantity-unit.ts (left out of
+ * the published schema: tools/list stays under its size bound, and this store sells `each`).
+ * Responses are the model's, 2026-04-08's shapes.
+ */
 import * as z from "zod";
 import {
   AmountSchema,

@@ -8,6 +8,7 @@ import type { Message } from "../../schemas/ucp/common";
 import type { Product, Variant } from "../../schemas/ucp/product";
 import { type CatalogSnapshot, catalogSnapshot, getProducts } from "../catalog/kv-catalog";
 import { type LiveStock, liveStock } from "../catalog/stock";
+import { quantityUnitMismatch } from "./quantity-unit";
 
 export interface PricedLine {
   /** The line id the platform sent (kept when it names an existing line). */
@@ -60,6 +61,11 @@ export async function priceLines(
     const variant = product && target ? product.variants[target.variant] : undefined;
     if (!product || !variant) {
       messages.push(error("not_found", `${at}.item.id`, `No item ${line.item.id} in the catalog`));
+      return;
+    }
+    const basis = quantityUnitMismatch(line.item.quantity_unit, `${at}.item.quantity_unit`);
+    if (basis) {
+      messages.push(basis);
       return;
     }
     if (variant.availability?.available === false && !stock.restocked.has(variant.id)) {

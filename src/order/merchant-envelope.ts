@@ -1,11 +1,9 @@
 /**
- * The `ucp` envelope for order payloads the merchant sends unasked (webhooks) or answers
- * without negotiation (admin): the order capability alone (spec-digest §7.5).
+ * The `ucp` envelope for order payloads the merchant answers without negotiation (admin):
+ * the order capability alone (spec-digest §7.5), at the model's version.
  */
-import { CAPABILITY, UCP_VERSION } from "../ucp/capabilities";
+import { UCP_VERSION } from "../ucp/capabilities";
+import { orderOnlyEnvelope } from "./webhook-version";
 
-export const ORDER_ONLY_ENVELOPE = {
-  version: UCP_VERSION,
-  status: "success",
-  capabilities: { [CAPABILITY.order]: [{ version: UCP_VERSION }] },
-} as const;
+/** Webhooks take theirs from webhook-version.ts, at the receiving platform's version. */
+export const ORDER_ONLY_ENVELOPE = orderOnlyEnvelope(UCP_VERSION);

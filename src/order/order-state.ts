@@ -63,11 +63,20 @@ export interface OrderState {
   readonly charge_id?: string;
   /** The placing platform's order webhook URL (its profile's order config), if it gave one. */
   readonly webhook_url?: string;
+  /** That profile's protocol version, which the webhooks speak (webhook-version.ts); absent: the model's. */
+  readonly webhook_version?: string;
 }
 
 export function orderFromCheckout(
   checkout: CheckoutState,
-  ids: { orderId: string; permalink: string; reservationId?: string; chargeId?: string; webhookUrl?: string },
+  ids: {
+    orderId: string;
+    permalink: string;
+    reservationId?: string;
+    chargeId?: string;
+    webhookUrl?: string;
+    webhookVersion?: string;
+  },
   owner: string,
   now: number,
 ): OrderState {
@@ -107,6 +116,7 @@ export function orderFromCheckout(
     ...(ids.reservationId ? { reservation_id: ids.reservationId } : {}),
     ...(ids.chargeId ? { charge_id: ids.chargeId } : {}),
     ...(ids.webhookUrl ? { webhook_url: ids.webhookUrl } : {}),
+    ...(ids.webhookUrl && ids.webhookVersion ? { webhook_version: ids.webhookVersion } : {}),
   };
 }
 

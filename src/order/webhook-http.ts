@@ -1,6 +1,7 @@
 /**
- * One webhook attempt over HTTP: the stored body, Standard Webhooks ids, UCP-Agent naming
- * the merchant's profile, and an RFC 9421 signature by the merchant key (signed afresh per
+ * One webhook attempt over HTTP: the stored body in the receiving platform's version
+ * (webhook-version.ts), Standard Webhooks ids, UCP-Agent naming the merchant's profile of that
+ * version, and an RFC 9421 signature by the merchant key (signed afresh per
  * attempt, so `created` is always recent). Refuses to send unsigned (the spec makes
  * signing a MUST) or to a URL the outbound guard rejects; both count as failed attempts, so
  * fixing the configuration lets the retries through.
@@ -9,13 +10,17 @@
 import { signRequest } from "../auth/http-signature";
 import type { SigningKey } from "../auth/signing-keys";
 import { checkOutboundUrl, type OutboundAllowList } from "../lib/outbound-url";
+import type { WireContext } from "../ucp/wire";
 import type { AttemptResult, WebhookRow } from "./webhook-row";
+import { merchantProfileUrl, renderWebhook } from "./webhook-version";
 
 const TIMEOUT_MS = 10_000;
 
 export interface WebhookSenderSettings {
-  /** The merchant's origin: UCP-Agent names `${origin}/.well-known/ucp`. */
+  /** The merchant's origin: UCP-Agent names our profile there of the body's version. */
   readonly origin: string;
+  /** What the body's version's wire may read (the store's settings). */
+  readonly wire: WireContext;
   readonly key: SigningKey | undefined;
   readonly allow: OutboundAllowList;
   readonly fetcher?: typeof fetch;
@@ -25,18 +30,19 @@ export async function postWebhook(row: WebhookRow, settings: WebhookSenderSettin
   if (!settings.key) return { delivered: false, error: "MERCHANT_SIGNING_KEY is not set: webhooks must be signed" };
   const url = checkOutboundUrl(row.url, settings.allow);
   if (!url.ok) return { delivered: false, error: `webhook URL refused: ${url.error}` };
+  const { body, version } = renderWebhook(row.body, settings.wire);
   const headers = new Headers({
     "content-type": "application/json",
-    "ucp-agent": `profile="${settings.origin}/.well-known/ucp"`,
+    "ucp-agent": `profile="${merchantProfileUrl(settings.origin, version)}"`,
     "webhook-id": row.id,
     "webhook-timestamp": String(Math.floor(row.occurred_at / 1000)),
   });
-  await signRequest({ method: "POST", url: url.value.href, headers, body: row.body }, settings.key);
+  await signRequest({ method: "POST", url: url.value.href, headers, body }, settings.key);
   try {
     const response = await (settings.fetcher ?? fetch)(url.value.href, {
       method: "POST",
       headers,
-      body: row.body,
+      body,
       redirect: "manual",
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });

@@ -8,6 +8,7 @@
  * Transports (src/mcp/, src/rest/) build the NormalizedCall and map the outcome to their wire.
  */
 import type * as z from "zod";
+import { commerceConfig } from "../checkout/merchant-commerce";
 import { toJsonPath } from "../lib/json-path";
 import { err, ok, type Result } from "../lib/result";
 import type { ToolDefinition, UcpEnvelope, UcpPayload } from "../tools/types";
@@ -81,7 +82,9 @@ export async function callTool(
     envelope,
     principal,
   });
-  return outcome.ok ? ok(wire.response(tool.name, outcome.value, { config }) as UcpPayload) : outcome;
+  if (!outcome.ok) return err({ ...outcome.error, ucp: envelope("error") });
+  const answered = { config, request: request.value, commerce: () => commerceConfig(env) };
+  return ok(wire.response(tool.name, outcome.value, answered) as UcpPayload);
 }
 
 /**

@@ -7,7 +7,6 @@
 import { RawJson } from "../lib/raw-json";
 import { isPlainObject } from "../lib/safe-json";
 import type { UcpPayload } from "../tools/types";
-import { CAPABILITY, UCP_VERSION } from "../ucp/capabilities";
 import type { ProtocolError } from "../ucp/errors";
 
 export interface RestReply {
@@ -38,18 +37,15 @@ export function payloadReply(payload: UcpPayload, creates: boolean): RestReply {
 /**
  * get_product's unknown id: MCP keeps seed 004's -32602 (docs/decisions.md, catalog), while
  * catalog/rest.md "Product Not Found" is a 200 error envelope with `not_found`, unrecoverable.
- * The tool only runs after negotiation, so the version and capability are the negotiated ones.
+ * The tool only runs after negotiation, and the pipeline hands its errors the negotiated
+ * envelope (`error.ucp`): the answer is in the request's version whichever it is.
  */
 export function productNotFound(error: ProtocolError, tool: string): UcpPayload | undefined {
   const id = error.data?.id;
   if (tool !== "get_product" || error.rpcCode !== -32602 || error.message !== "Product not found") return undefined;
-  if (typeof id !== "string") return undefined;
+  if (typeof id !== "string" || !error.ucp) return undefined;
   return {
-    ucp: {
-      version: UCP_VERSION,
-      status: "error",
-      capabilities: { [CAPABILITY.catalogLookup]: [{ version: UCP_VERSION }] },
-    },
+    ucp: error.ucp,
     messages: [{ type: "error", code: "not_found", content: `Product not found: ${id}`, severity: "unrecoverable" }],
   };
 }

@@ -90,7 +90,7 @@ function currentRegistry(): CapabilityRegistry {
         version: v,
         spec: spec("fulfillment"),
         schema: schema("fulfillment"),
-        extends: CAPABILITY.checkout,
+        extends: [CAPABILITY.checkout, CAPABILITY.catalogSearch, CAPABILITY.catalogLookup],
         // One shipping destination per checkout: no method type is listed for several.
         config: { multi_destination: [] },
       },

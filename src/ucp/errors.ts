@@ -3,6 +3,7 @@
  * here: they are results with `messages` (see envelope.ts).
  */
 import { AUTH_FAILURES, type AuthFailureCode } from "../auth/failure-codes";
+import type { UcpEnvelope } from "./envelope";
 
 export interface ProtocolError {
   readonly rpcCode: number;
@@ -11,6 +12,12 @@ export interface ProtocolError {
   readonly data?: Readonly<Record<string, unknown>>;
   /** HTTP headers that belong with the error (Retry-After). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Set by the pipeline on an error the tool returned (so after negotiation): the negotiated
+   * `ucp` envelope, for a binding that answers this error as a business outcome (REST
+   * get_product not found). Never on the wire as such.
+   */
+  readonly ucp?: UcpEnvelope;
 }
 
 export type DiscoveryCode = "invalid_profile_url" | "profile_unreachable" | "profile_malformed" | "version_unsupported";

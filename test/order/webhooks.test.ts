@@ -73,7 +73,10 @@ describe("order webhooks", () => {
     const orderId = await placeOrderFor(`${PROFILES}/webhooks.json`);
     const [created] = await deliverUntil(orderId, (d) => delivered(d).length >= 1);
     expect(created?.status).toBe(200);
-    expect(created?.headers["ucp-agent"]).toBe('profile="https://shop.example.com/.well-known/ucp"');
+    // A 2026-04-08 platform's webhook names our 2026-04-08 profile (digest-2026-08-25 §6.9).
+    expect(created?.headers["ucp-agent"]).toBe(
+      'profile="https://shop.example.com/.well-known/ucp-profiles/2026-04-08"',
+    );
     expect(created?.headers["content-type"]).toBe("application/json");
     expect(created?.headers["webhook-id"]).toMatch(/^[0-9a-f-]{36}$/);
     expect(Number(created?.headers["webhook-timestamp"])).toBeGreaterThan(Date.now() / 1000 - 120);
