@@ -1,8 +1,9 @@
 /**
  * npm run deploy [-- --env NAME] [--config PATH] [wrangler deploy flags]: checks the store's
- * settings as a deployed store needs them, writes its discovery, then runs `wrangler deploy`
- * for that store. Nothing is deployed while any setting is wrong or a required secret
- * (ID_SIGNING_KEY) is not set; `--dry-run` skips the secret check, with a note.
+ * settings as a deployed store needs them, writes its discovery (every version's profile),
+ * then runs `wrangler deploy` for that store. Nothing is deployed while any setting is wrong
+ * or a required secret (ID_SIGNING_KEY) is not set; `--dry-run` skips the secret check, with
+ * a note.
  * UCP_WRANGLER_BIN names another wrangler binary (the tests use a stand-in).
  */
 import { spawnSync } from "node:child_process";
@@ -22,8 +23,9 @@ if (args.rest.includes("--dry-run")) {
 } else {
   requireSecrets(wrangler, root, args.configPath, args.env);
 }
-const { file, endpoint } = writeDiscovery(config, root);
-console.log(`wrote ${path.relative(process.cwd(), file)} (endpoint ${endpoint})`);
+const { files, endpoint, unbound } = writeDiscovery(config, root);
+for (const problem of unbound) console.warn(`note: 2026-08-25 platforms will ignore ${problem}`);
+for (const file of files) console.log(`wrote ${path.relative(process.cwd(), file)} (endpoint ${endpoint})`);
 
 // `--env ""` names the top-level store explicitly, as wrangler asks when environments exist.
 const deployArgs = ["deploy", "--config", args.configPath, "--env", args.env ?? "", ...args.rest];

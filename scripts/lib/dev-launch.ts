@@ -8,13 +8,13 @@
  * of the configured folder (under .wrangler/, or the --persist-to directory). The committed
  * public/.well-known/ucp stays the deployed store's.
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { unstable_getVarsForDev } from "wrangler";
 import { buildConfig, type MerchantVars } from "../../src/config";
 import { EMAIL_NOT_CONFIGURED, type EmailSetup } from "../../src/notify/email-config";
-import { discoveryDocument } from "../../src/ucp/discovery";
 import { CliError } from "./cli-error";
+import { writeProfiles } from "./discovery-file";
 import { assetsDirectory, readVars, readWranglerConfig, signingKeysFile } from "./wrangler-config";
 
 export interface DevLaunch {
@@ -84,8 +84,7 @@ export function prepareDevLaunch(root: string, userArgs: readonly string[], port
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(source, dir, { recursive: true });
-  mkdirSync(path.join(dir, ".well-known"), { recursive: true });
-  writeFileSync(path.join(dir, ".well-known", "ucp"), discoveryDocument(store, keys));
+  writeProfiles(dir, store, keys);
   return { origin, args: ["--var", `MERCHANT_ORIGIN:${origin}`, "--assets", dir], email: emailNotice(store.email) };
 }
 

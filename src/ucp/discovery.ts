@@ -1,50 +1,46 @@
 /**
- * The business profile served at /.well-known/ucp, derived from the merchant config and
- * the capability registry, with the merchant's public signing keys (signing-keys.json) at
- * the top level where the profile schema puts them. scripts/build-discovery.ts writes it to
- * public/; a test checks the committed file is current.
+ * The store's business profiles, one per protocol version it speaks, derived from the
+ * merchant config and the capability registry, with the merchant's public signing keys
+ * (signing-keys.json). The current version's is the root, /.well-known/ucp; each older
+ * version's is a leaf the root's `supported_versions` names. scripts/build-discovery.ts
+ * writes them all to the store's assets folder; a test checks the committed files are current.
  */
 import type { MerchantConfig } from "../config";
-import { paymentHandlers } from "../payment/store-processor";
-import { businessCapabilities, SHOPPING_SERVICE, serviceDocuments, UCP_VERSION } from "./capabilities";
+import { currentProfile } from "./discovery-current";
+import { legacyProfile } from "./discovery-legacy";
+import { profilePath } from "./discovery-paths";
+import { CURRENT_VERSION, LEGACY_VERSION, SUPPORTED_VERSIONS, type UcpVersion } from "./versions";
 
-/**
- * The REST binding's base path (src/rest/): the OpenAPI document's `servers` default
- * (`https://merchant.example.com/ucp`), so its paths sit beside /ucp/mcp.
- */
-export const REST_PATH = "/ucp";
+export { REST_PATH } from "./discovery-paths";
 
-export function discoveryProfile(config: MerchantConfig, signingKeys: readonly JsonWebKey[] = []) {
-  const docs = serviceDocuments(UCP_VERSION);
-  return {
-    ucp: {
-      version: UCP_VERSION,
-      services: {
-        [SHOPPING_SERVICE]: [
-          {
-            version: UCP_VERSION,
-            spec: docs.spec,
-            transport: "mcp",
-            schema: docs.mcp,
-            endpoint: config.mcpEndpoint,
-          },
-          {
-            version: UCP_VERSION,
-            spec: docs.spec,
-            transport: "rest",
-            schema: docs.rest,
-            endpoint: `${config.origin}${REST_PATH}`,
-          },
-        ],
-      },
-      capabilities: businessCapabilities(UCP_VERSION),
-      // Only handlers the store can honour; in test mode the test handler's config says test_mode.
-      payment_handlers: paymentHandlers(config),
-    },
-    ...(signingKeys.length > 0 ? { signing_keys: signingKeys } : {}),
-  };
+const PROFILES = {
+  [CURRENT_VERSION]: currentProfile,
+  [LEGACY_VERSION]: legacyProfile,
+} as const;
+
+export function discoveryProfile(
+  config: MerchantConfig,
+  signingKeys: readonly JsonWebKey[] = [],
+  version: UcpVersion = CURRENT_VERSION,
+) {
+  return PROFILES[version](config, signingKeys);
 }
 
-export function discoveryDocument(config: MerchantConfig, signingKeys: readonly JsonWebKey[] = []): string {
-  return `${JSON.stringify(discoveryProfile(config, signingKeys), null, 2)}\n`;
+export function discoveryDocument(
+  config: MerchantConfig,
+  signingKeys: readonly JsonWebKey[] = [],
+  version: UcpVersion = CURRENT_VERSION,
+): string {
+  return `${JSON.stringify(discoveryProfile(config, signingKeys, version), null, 2)}\n`;
+}
+
+/** Every profile the store publishes: `file` is relative to its assets folder (the URL path). */
+export function discoveryFiles(
+  config: MerchantConfig,
+  signingKeys: readonly JsonWebKey[],
+): Array<{ file: string; body: string }> {
+  return SUPPORTED_VERSIONS.map((version) => ({
+    file: profilePath(version).slice(1),
+    body: discoveryDocument(config, signingKeys, version),
+  }));
 }

@@ -147,7 +147,7 @@ describeBrowser("every URL the store publishes", () => {
     await page.close();
     expect(status).toBe(200);
     expect(type).toMatch(/^application\/json\b/);
-    expect(discovery.ucp.version).toBe("2026-04-08");
+    expect(discovery.ucp.version).toBe("2026-08-25");
     expect(discovery.ucp.services["dev.ucp.shopping"][0].endpoint).toBe(`${h.baseUrl}/ucp/mcp`);
   });
 

@@ -211,7 +211,7 @@ describe("discovery as served", () => {
     expect(Number(/max-age=(\d+)/.exec(cacheControl)?.[1])).toBeGreaterThanOrEqual(60);
     expect(cacheControl).not.toMatch(/private|no-store|no-cache/);
     const profile = (await res.json()) as { ucp: { version: string; services: Record<string, unknown> } };
-    expect(profile.ucp.version).toBe("2026-04-08");
+    expect(profile.ucp.version).toBe("2026-08-25");
     expect(profile.ucp.services["dev.ucp.shopping"]).toBeDefined();
   });
 });

@@ -70,7 +70,9 @@ interface Reply {
 describe("a purchase over REST", () => {
   it("search, cart, checkout, complete and the order: signed, with an API key, the answer signed back", async () => {
     const base = shop?.baseUrl ?? "";
-    const discovery: Json = await (await fetch(`${base}/.well-known/ucp`)).json();
+    // A 2026-04-08 platform: the root profile is 2026-08-25, so it takes the leaf the root names.
+    const root: Json = await (await fetch(`${base}/.well-known/ucp`)).json();
+    const discovery: Json = await (await fetch(root.ucp.supported_versions[V])).json();
     const binding = discovery.ucp.services["dev.ucp.shopping"].find((b: Json) => b.transport === "rest");
     expect(binding.schema).toBe(`https://ucp.dev/${V}/services/shopping/rest.openapi.json`);
     // The binding names the store's origin; the calls go to this server under that path.

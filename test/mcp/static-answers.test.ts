@@ -14,7 +14,7 @@ import { buildConfig, type MerchantVars } from "../../src/config";
 import { toolsListResult } from "../../src/mcp/tool-list";
 import { discoveryDocument } from "../../src/ucp/discovery";
 import { CLIENT_IP, ENDPOINT } from "../helpers/mcp";
-import { OFFICIAL, validateOfficial } from "../helpers/official-schema";
+import { CURRENT, validateCurrent } from "../helpers/official-schema-current";
 
 async function rpcText(body: string): Promise<string> {
   const res = await exports.default.fetch(ENDPOINT, {
@@ -58,7 +58,7 @@ describe("static answers", { timeout: 30_000 }, () => {
       signingKeys,
     );
     const profile = JSON.parse(moved);
-    expect(validateOfficial(OFFICIAL.profile, profile).errors).toEqual([]);
+    expect(validateCurrent(CURRENT.businessProfile, profile).errors).toEqual([]);
     const endpoints = profile.ucp.services["dev.ucp.shopping"].map((s: { endpoint: string }) => s.endpoint);
     expect(endpoints).toEqual(["https://moved.example/ucp/mcp", "https://moved.example/ucp"]);
   });

@@ -4,7 +4,7 @@
  * every binding, and each store's discovery names its own endpoint and keys; deploying B
  * leaves A's discovery untouched.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeStore, runScript, type Store } from "./store-fixture";
@@ -28,6 +28,8 @@ const BINDINGS = [
 
 let store: Store;
 const discovery = (dir: string) => JSON.parse(readFileSync(path.join(store.dir, dir, ".well-known/ucp"), "utf8"));
+const leafOf = (dir: string) =>
+  JSON.parse(readFileSync(path.join(store.dir, dir, ".well-known/ucp-profiles/2026-04-08"), "utf8"));
 const deploy = (env: string) =>
   runScript("scripts/deploy.ts", [
     "--config",
@@ -49,6 +51,11 @@ describe("two stores from one wrangler.toml", () => {
     expect(a.status, a.output).toBe(0);
     const aDiscovery = readFileSync(path.join(store.dir, "public/.well-known/ucp"), "utf8");
 
+    // B's folder predates the 2026-04-08 leaf: its own _headers has only the root's rule.
+    const OLD_HEADERS =
+      "/.well-known/ucp\n  Content-Type: application/json\n  Cache-Control: public, max-age=300\n/logo.png\n  Cache-Control: public, max-age=86400\n";
+    mkdirSync(path.join(store.dir, "stores/b/public"), { recursive: true });
+    writeFileSync(path.join(store.dir, "stores/b/public/_headers"), OLD_HEADERS);
     const b = deploy("b");
     expect(b.status, b.output).toBe(0);
     expect(b.output).not.toMatch(/WARNING/);
@@ -72,7 +79,24 @@ describe("two stores from one wrangler.toml", () => {
     expect(kids(discovery("public"))).toEqual(["store-a-1"]);
     expect(endpoint(discovery("stores/b/public"))).toBe("https://store-b.example.com/ucp/mcp");
     expect(kids(discovery("stores/b/public"))).toEqual(["store-b-1"]);
-    expect(readFileSync(path.join(store.dir, "stores/b/public/_headers"), "utf8")).toContain("/.well-known/ucp");
+    // Each store's root names its own 2026-04-08 leaf, written beside it with that store's keys.
+    for (const [dir, origin, kid] of [
+      ["public", "https://store-a.example.com", "store-a-1"],
+      ["stores/b/public", "https://store-b.example.com", "store-b-1"],
+    ] as const) {
+      const leafUrl = `${origin}/.well-known/ucp-profiles/2026-04-08`;
+      expect(discovery(dir).ucp.supported_versions).toEqual({ "2026-04-08": leafUrl });
+      const leaf = leafOf(dir);
+      expect(leaf.ucp.version).toBe("2026-04-08");
+      expect(endpoint(leaf)).toBe(`${origin}/ucp/mcp`);
+      expect(kids(leaf)).toEqual([kid]);
+    }
+    // B keeps its own rules and gains the leaf's.
+    const bHeaders = readFileSync(path.join(store.dir, "stores/b/public/_headers"), "utf8");
+    expect(bHeaders.startsWith(OLD_HEADERS)).toBe(true);
+    expect(bHeaders).toContain(
+      "/.well-known/ucp-profiles/*\n  Content-Type: application/json\n  Cache-Control: public, max-age=300\n",
+    );
     // Two dry-run bundles take a few seconds each.
   }, 60_000);
 });
