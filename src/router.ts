@@ -31,7 +31,7 @@ const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
   "access-control-allow-methods": "POST, OPTIONS",
   "access-control-allow-headers":
-    "content-type, accept, authorization, mcp-protocol-version, mcp-session-id, last-event-id, ucp-agent, idempotency-key, signature, signature-input, content-digest, request-id",
+    "content-type, accept, authorization, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id, ucp-agent, idempotency-key, signature, signature-input, content-digest, request-id",
   "access-control-max-age": "86400",
 };
 

@@ -142,6 +142,8 @@ describe("Streamable HTTP", () => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-methods")).toContain("POST");
     expect(res.headers.get("access-control-allow-headers")).toContain("mcp-protocol-version");
+    // MCP 2026-07-28 clients send the method and tool name as headers (src/mcp/era.ts).
+    expect(res.headers.get("access-control-allow-headers")).toMatch(/mcp-method, mcp-name/);
   });
 
   it("refuses a body over 1 MiB with 413 (declared length)", async () => {
