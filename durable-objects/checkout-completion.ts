@@ -29,6 +29,8 @@ export const RECOVERY_RETRY_MS = 60_000;
 export interface AttemptSource {
   readonly owner: string;
   readonly webhookUrl?: string;
+  /** The platform negotiated payment_authentication at this version (completion-steps.ts). */
+  readonly paymentActions?: { readonly version: string };
 }
 
 /** What the object adds when it starts an attempt: the buyer's passed verification, who paid. */
@@ -70,6 +72,7 @@ export class CompletionAttempts {
       ...(source.webhookUrl ? { webhookUrl: source.webhookUrl } : {}),
       ...(source.authentication ? { authentication: source.authentication } : {}),
       startedBy: source.startedBy,
+      ...(source.paymentActions ? { paymentActions: source.paymentActions } : {}),
       startedAt: now,
       deadline: now + RECOVERY_AFTER_MS,
       progress: {},
@@ -110,9 +113,10 @@ export class CompletionAttempts {
    * or undefined when that attempt was already settled (a concurrent request, the alarm).
    */
   settle(checkout: CheckoutState, attemptId: string, outcome: CompletionOutcome): CheckoutState | undefined {
-    if (this.current()?.id !== attemptId) return undefined;
+    const attempt = this.current();
+    if (attempt?.id !== attemptId) return undefined;
     endAttempt(this.ctx.storage.sql);
-    return settleCompletion(checkout, outcome);
+    return settleCompletion(checkout, outcome, attempt.paymentActions !== undefined);
   }
 
   async #run(steps: Promise<CompletionOutcome>): Promise<CompletionOutcome> {

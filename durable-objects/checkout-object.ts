@@ -18,11 +18,11 @@ import {
   isExpired,
   TERMINAL,
 } from "../src/checkout/checkout-state";
-import { type CompletionOutcome, planCompletion } from "../src/checkout/completion";
+import { type CompletionOutcome, type InstrumentCardinality, planCompletion } from "../src/checkout/completion";
 import type { CompletionAttempt } from "../src/checkout/completion-steps";
 import { type CheckoutBase, type CheckoutInput, computeCheckout, saveInstrument } from "../src/checkout/compute";
 import { commerceConfig } from "../src/checkout/merchant-commerce";
-import { awaitsBuyer, decideVerification } from "../src/checkout/payment-verification";
+import { awaitsBuyer, challengeActions, decideVerification } from "../src/checkout/payment-verification";
 import { type AttemptSource, CompletionAttempts, RECOVERY_RETRY_MS } from "./checkout-completion";
 import {
   attemptStart,
@@ -87,6 +87,8 @@ export interface CompletionCommand extends CheckoutView, AttemptSource {
   readonly idempotency: IdempotencyInput;
   readonly request: CheckoutComplete;
   readonly handlerIds: string[];
+  /** How many instruments the submission may carry (the wire's rule; completion.ts). */
+  readonly instrumentCardinality?: InstrumentCardinality;
 }
 
 export class CheckoutObject extends DurableObject<Env> {
@@ -175,6 +177,7 @@ export class CheckoutObject extends DurableObject<Env> {
       if (seen) return seen;
       const checkout = this.#load(now);
       if (!checkout) return { kind: "not_found" } as const;
+      if (checkout.status === "complete_in_progress") return this.#inProgress(checkout, command);
       if (
         checkout.status !== "incomplete" &&
         checkout.status !== "ready_for_complete" &&
@@ -227,7 +230,7 @@ export class CheckoutObject extends DurableObject<Env> {
         if (seen) return { reply: seen };
         const checkout = this.#load(now);
         if (!checkout) return { reply: { kind: "not_found" } };
-        const plan = planCompletion(checkout, command.request, command.handlerIds);
+        const plan = planCompletion(checkout, command.request, command.handlerIds, command.instrumentCardinality);
         if (!plan.ok) return { reply: this.#record(command, this.#payload(checkout, command, plan.error), now) };
         const open = this.#completion.current();
         if (open) return { attempt: open, instrument: plan.value.instrument };
@@ -359,8 +362,25 @@ export class CheckoutObject extends DurableObject<Env> {
    * (UCP overview Scenario B: continue_url is where the buyer completes the bank check).
    */
   #shown(checkout: CheckoutState, view: CheckoutView) {
-    const challenge = awaitsBuyer(checkout, loadVerification(this.ctx.storage.sql));
-    return checkoutPayload(checkout, view.envelope, challenge ? `${view.continueUrl}/verify` : view.continueUrl);
+    const verification = loadVerification(this.ctx.storage.sql);
+    const challenge = awaitsBuyer(checkout, verification);
+    const url = challenge ? `${view.continueUrl}/verify` : view.continueUrl;
+    return checkoutPayload(checkout, view.envelope, url, challengeActions(checkout, verification, url));
+  }
+
+  /**
+   * An update while a completion is accepted (running, or waiting on the buyer's challenge):
+   * the session is frozen (UCP checkout §Accepted completion), answered as it is with a
+   * recoverable error. Nothing is changed or recorded but the ledger's answer.
+   */
+  #inProgress(checkout: CheckoutState, command: CheckoutView & { idempotency: IdempotencyInput | undefined }) {
+    const message: Message = {
+      type: "error",
+      code: "checkout_in_progress",
+      content: "The checkout is being completed; it cannot change now. Read it again with get_checkout for the result.",
+      severity: "recoverable",
+    };
+    return this.#record(command, this.#payload(checkout, command, [message]), Date.now());
   }
 
   /** A closed session answers with itself and a clear error; it is not changed. */

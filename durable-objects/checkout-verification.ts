@@ -34,6 +34,7 @@ export interface VerificationView {
     readonly status: CheckoutState["status"];
     readonly order?: { readonly id: string; readonly permalink_url: string };
   };
+  /** With `action`, the page is that Action's surface (action.ready, then action.done or action.error). */
   readonly verification?: Omit<PaymentVerification, "id" | "instrumentPath">;
   readonly owner?: string;
 }
@@ -78,6 +79,7 @@ export function attemptStart(
   return {
     owner: source.owner,
     ...(source.webhookUrl ? { webhookUrl: source.webhookUrl } : {}),
+    ...(!buyer && command.paymentActions ? { paymentActions: command.paymentActions } : {}),
     authentication: authenticationFor(loadVerification(sql), charge),
     startedBy: buyer ? "buyer" : "platform",
   };
@@ -104,6 +106,10 @@ export function noteVerification(
       instrument,
       instrumentPath: attempt.instrumentPath,
       startedBy: attempt.startedBy ?? "platform",
+      // A fresh id per challenge: an Action id is never reused in the checkout's lifetime.
+      ...(attempt.paymentActions
+        ? { action: { id: `three_ds_${crypto.randomUUID()}`, version: attempt.paymentActions.version } }
+        : {}),
     };
     saveVerification(sql, verificationRequested(request, now));
     return;

@@ -1,6 +1,7 @@
 /**
  * Checkout schemas (shopping/checkout.json with the fulfillment, discount and buyer consent
- * extensions, payment.json), 2026-04-08: requests as platforms send them, and the response.
+ * extensions, payment.json): requests as platforms of either version send them (2026-04-08
+ * and 2026-08-25; src/ucp/wire/ reads the latter into the model), and the model's response.
  */
 import * as z from "zod";
 import {
@@ -39,6 +40,7 @@ export type PostalAddress = z.infer<typeof PostalAddressSchema>;
 
 export const DestinationRequestSchema = PostalAddressSchema.extend({
   id: text(64, "Existing destination id to keep; omit for a new one."),
+  type: z.string().max(64).optional().describe("shipping_address (2026-08-25; default)."),
 }).describe("A shipping destination.");
 
 export const FulfillmentMethodRequestSchema = z
@@ -79,7 +81,7 @@ export const ConsentSchema = z
     marketing: z.boolean().optional().describe("Consent to marketing."),
     sale_of_data: z.boolean().optional().describe("Consent to the sale of data."),
   })
-  .describe("Buyer consent (dev.ucp.shopping.buyer_consent).");
+  .describe("Buyer consent (dev.ucp.shopping.buyer_consent); 2026-08-25: a purpose map.");
 
 export const CheckoutBuyerSchema = BuyerSchema.extend({ consent: ConsentSchema.optional() }).describe("The buyer.");
 export type CheckoutBuyer = z.infer<typeof CheckoutBuyerSchema>;
@@ -148,7 +150,9 @@ export type CheckoutUpdate = z.infer<typeof CheckoutUpdateSchema>;
 export const CheckoutCompleteSchema = z
   .looseObject({
     payment: z
-      .looseObject({ instruments: z.array(PaymentInstrumentSchema).min(1).max(10).describe("Payment instruments.") })
+      .looseObject({
+        instruments: z.array(PaymentInstrumentSchema).min(1).max(10).describe("Payment instruments (2026-08-25: one)."),
+      })
       .describe("How the buyer pays."),
     signals: SignalsSchema.optional(),
     attribution: AttributionSchema.optional(),
@@ -186,6 +190,10 @@ export const CheckoutSchema = z
     buyer: CheckoutBuyerSchema.optional(),
     context: ContextSchema.optional(),
     messages: z.array(MessageSchema).optional().describe("What is missing or wrong."),
+    actions: z
+      .record(z.string(), z.array(z.looseObject({ id: z.string().describe("Action id.") })))
+      .optional()
+      .describe("2026-08-25: outstanding Actions, e.g. dev.ucp.payment.three_ds_challenge."),
     expires_at: z.string().optional().describe("When the session expires (RFC 3339)."),
     continue_url: z.url().optional().describe("Where a human can continue."),
     payment: z.looseObject({}).optional().describe("Payment instruments (credentials never echoed)."),

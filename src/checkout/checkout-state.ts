@@ -6,6 +6,7 @@ import type * as z from "zod";
 import type { LineItem, Total } from "../../schemas/ucp/cart";
 import type { CheckoutBuyer } from "../../schemas/ucp/checkout";
 import type { ContextSchema, Message } from "../../schemas/ucp/common";
+import { CAPABILITY } from "../ucp/capabilities";
 import { checkoutExtensions } from "../ucp/negotiate";
 import type { FulfillmentOption } from "./fulfillment";
 
@@ -92,12 +93,19 @@ export interface CheckoutEnvelope {
 /**
  * The response: continue_url for open sessions only (UCP: omit for terminal states). Fields of
  * an extension missing from `envelope.capabilities` (not negotiated by this caller) are never
- * shown, whatever the session stored under an earlier profile.
+ * shown, whatever the session stored under an earlier profile. `actions`: outstanding Actions
+ * (payment-verification.ts challengeActions), shown only with the extension declaring them.
  */
-export function checkoutPayload(checkout: CheckoutState, envelope: CheckoutEnvelope, continueUrl: string) {
+export function checkoutPayload(
+  checkout: CheckoutState,
+  envelope: CheckoutEnvelope,
+  continueUrl: string,
+  actions?: Readonly<Record<string, readonly unknown[]>>,
+) {
   const open = !TERMINAL.has(checkout.status);
   const ext = checkoutExtensions(new Set(Object.keys(envelope.capabilities)));
   const buyer = checkout.buyer && !ext.buyerConsent ? withoutConsent(checkout.buyer) : checkout.buyer;
+  const shownActions = actions && CAPABILITY.paymentAuthentication in envelope.capabilities ? actions : undefined;
   return {
     ucp: envelope,
     id: checkout.id,
@@ -109,6 +117,7 @@ export function checkoutPayload(checkout: CheckoutState, envelope: CheckoutEnvel
     ...(buyer ? { buyer } : {}),
     ...(checkout.context ? { context: checkout.context } : {}),
     ...(checkout.messages.length > 0 ? { messages: checkout.messages } : {}),
+    ...(shownActions ? { actions: shownActions } : {}),
     ...(checkout.fulfillment && ext.fulfillment ? { fulfillment: checkout.fulfillment } : {}),
     ...(checkout.discounts && ext.discount ? { discounts: checkout.discounts } : {}),
     ...(checkout.payment ? { payment: checkout.payment } : {}),

@@ -37,6 +37,11 @@ export interface CompletionAttempt {
   readonly authentication?: Authentication;
   /** Who sent the payment (absent in attempts stored before it was recorded: the platform). */
   readonly startedBy?: "buyer" | "platform";
+  /**
+   * The version of dev.ucp.shopping.payment_authentication the completing platform negotiated:
+   * a verification the charge asks for becomes a checkout Action (payment-verification.ts).
+   */
+  readonly paymentActions?: { readonly version: string };
   readonly startedAt: number;
   /** When the alarm resumes or undoes the attempt if no request has finished it. */
   readonly deadline: number;

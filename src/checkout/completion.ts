@@ -26,10 +26,18 @@ export type CompletionOutcome =
   /** The buyer must verify the payment; `authenticationId`: the processor's reference, if it gave one. */
   | { readonly kind: "requires_action"; readonly reason: string; readonly authenticationId?: string };
 
+/**
+ * How many instruments one submission may carry. `one`: exactly one (2026-08-25 overview
+ * §Payment Handlers, without split payments); `selected`: several, the selected one pays
+ * (2026-04-08). The wire says which (src/ucp/wire/current-checkout.ts), the model enforces it.
+ */
+export type InstrumentCardinality = "one" | "selected";
+
 export function planCompletion(
   checkout: CheckoutState,
   request: CheckoutComplete,
   handlerIds: readonly string[],
+  cardinality: InstrumentCardinality = "selected",
 ): Result<CompletionPlan, Message[]> {
   if (checkout.status === "completed" || checkout.status === "canceled") {
     return err([
@@ -38,6 +46,17 @@ export function planCompletion(
         code: "invalid_status",
         content: `This checkout is ${checkout.status}; it cannot be completed.`,
         severity: "unrecoverable",
+      },
+    ]);
+  }
+  if (cardinality === "one" && request.payment.instruments.length !== 1) {
+    return err([
+      {
+        type: "error",
+        code: "payment_failed",
+        path: "$.payment.instruments",
+        content: `Pay with exactly one payment instrument (this submission has ${request.payment.instruments.length}).`,
+        severity: "recoverable",
       },
     ]);
   }
@@ -90,8 +109,12 @@ export function planCompletion(
   });
 }
 
-/** The session after a completion attempt. Failures leave it open and say why. */
-export function settleCompletion(checkout: CheckoutState, outcome: CompletionOutcome): CheckoutState {
+/**
+ * The session after a completion attempt. Failures leave it open and say why. `asAction`:
+ * the platform negotiated payment_authentication, so a verification keeps the completion
+ * accepted (complete_in_progress, the challenge shown as an Action) instead of escalating.
+ */
+export function settleCompletion(checkout: CheckoutState, outcome: CompletionOutcome, asAction = false): CheckoutState {
   switch (outcome.kind) {
     case "completed":
       return { ...checkout, status: "completed", messages: [], order: outcome.order };
@@ -140,6 +163,14 @@ export function settleCompletion(checkout: CheckoutState, outcome: CompletionOut
         ],
       };
     case "requires_action":
+      if (asAction) {
+        const waiting: Message = {
+          type: "info",
+          code: "payment_authentication_required",
+          content: `${outcome.reason} The buyer completes it in the dev.ucp.payment.three_ds_challenge Action; the order is then placed.`,
+        };
+        return { ...checkout, status: "complete_in_progress", messages: [waiting] };
+      }
       return {
         ...checkout,
         status: "requires_escalation",

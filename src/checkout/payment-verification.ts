@@ -3,6 +3,10 @@
  * charge answered `requires_action`, the checkout asks the buyer (requires_escalation,
  * `requires_3ds`), the buyer passes or fails the challenge at continue_url, and the
  * platform's retried complete_checkout charges with the passed verification attached.
+ * A platform that negotiated dev.ucp.shopping.payment_authentication gets the challenge as a
+ * checkout Action instead (`action`): the session stays complete_in_progress, the buyer
+ * answers on the same page (the Action's surface), and the store itself completes the
+ * checkout after a pass; the platform only polls get_checkout.
  * Pure: the CheckoutObject stores the record and runs these in its transactions.
  */
 import type { Message } from "../../schemas/ucp/common";
@@ -24,27 +28,62 @@ export interface PaymentVerification {
   readonly instrumentPath: string;
   /** Who sent the payment: the buyer on the store's page, or the platform through the API. */
   readonly startedBy: "buyer" | "platform";
+  /** Asked as a payment_authentication Action (`id`: ours, never reused; `version`: the extension's). */
+  readonly action?: ChallengeAction;
   readonly createdAt: number;
   readonly decidedAt?: number;
 }
 
 export const REQUIRES_3DS = "requires_3ds";
+export const THREE_DS_CHALLENGE = "dev.ucp.payment.three_ds_challenge";
+
+export interface ChallengeAction {
+  readonly id: string;
+  readonly version: string;
+}
 
 /** The verification a `requires_action` charge asks for (replaces any earlier one). */
 export function verificationRequested(
-  request: Pick<PaymentVerification, "id" | "amount" | "currency" | "instrument" | "instrumentPath" | "startedBy">,
+  request: Pick<
+    PaymentVerification,
+    "id" | "amount" | "currency" | "instrument" | "instrumentPath" | "startedBy" | "action"
+  >,
   now: number,
 ): PaymentVerification {
   return { ...request, status: "pending", createdAt: now };
 }
 
-/** Whether the buyer has a challenge to answer now: the session is escalated for it. */
+/**
+ * Whether the buyer has a challenge to answer now: the session is escalated for it, or (as an
+ * Action) its completion waits on it.
+ */
 export function awaitsBuyer(checkout: CheckoutState, verification: PaymentVerification | undefined): boolean {
+  if (verification?.status !== "pending") return false;
+  if (verification.action) return checkout.status === "complete_in_progress";
   return (
-    verification?.status === "pending" &&
     checkout.status === "requires_escalation" &&
     checkout.messages.some((m) => m.type === "error" && m.code === REQUIRES_3DS)
   );
+}
+
+/**
+ * The outstanding challenge Action, for the checkout response (payment_authentication: the
+ * instrument is one in the checkout, the url the buyer's challenge page). Undefined when
+ * there is none: an answered or superseded Action is never shown again.
+ */
+export function challengeActions(
+  checkout: CheckoutState,
+  verification: PaymentVerification | undefined,
+  challengeUrl: string,
+): Record<string, Array<{ id: string; config: { payment_instrument_id: string; url: string } }>> | undefined {
+  const action = verification?.action;
+  if (!action || !awaitsBuyer(checkout, verification)) return undefined;
+  const instrumentId = verification.instrument.id;
+  // An instrument no longer in the checkout takes its Action with it.
+  if (!checkout.payment?.instruments.some((i) => i.id === instrumentId)) return undefined;
+  return {
+    [THREE_DS_CHALLENGE]: [{ id: action.id, config: { payment_instrument_id: instrumentId, url: challengeUrl } }],
+  };
 }
 
 /**
@@ -61,6 +100,13 @@ export function decideVerification(
 ): { checkout: CheckoutState; verification: PaymentVerification } | undefined {
   if (!verification || !awaitsBuyer(checkout, verification)) return undefined;
   const others = checkout.messages.filter((m) => m.code !== REQUIRES_3DS);
+  if (passed && verification.action) {
+    // The store completes it now (the page, as the buyer): the platform is not asked to retry.
+    return {
+      checkout: { ...checkout, messages: others },
+      verification: { ...verification, status: "passed", decidedAt: now },
+    };
+  }
   if (passed) {
     const verified: Message = {
       type: "info",

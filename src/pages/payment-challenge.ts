@@ -4,7 +4,9 @@
  * and the store like a bank's step and passes or fails it; the answer goes to the checkout
  * object through src/tools/payment-verification.ts. A payment the buyer started on the
  * checkout page is then completed here (complete_checkout, as the buyer); one the platform
- * started is left ready_for_complete for the platform to retry.
+ * started is left ready_for_complete for the platform to retry, unless it was asked as a
+ * payment_authentication Action: then this page is the Action's surface (action-surface.ts)
+ * and the order is placed here too, for the platform to read with get_checkout.
  */
 import {
   answerVerification,
@@ -14,6 +16,14 @@ import {
   type VerificationAnswer,
   type VerificationView,
 } from "../tools/payment-verification";
+import {
+  type ActionSurface,
+  actionSurface,
+  framedBy,
+  SURFACE_SCRIPT,
+  type SurfacePhase,
+  surfaceMarker,
+} from "./action-surface";
 import { callAsBuyer } from "./buyer-tools";
 import { field, type PageContext, readForm } from "./context";
 import { openSession } from "./handoff";
@@ -50,15 +60,26 @@ export async function challengeAction(ctx: PageContext, token: string): Promise<
     // The buyer paid on the checkout page: place the order now, exactly as that page would.
     const args = { id: opened.id, checkout: { payment: { instruments: [instrument] } } };
     const placed = await callAsBuyer(ctx, "complete_checkout", args, { handoff: true, idempotencyKey: `${key}-pay` });
-    // Anything but an order is shown where the buyer can act on it: the checkout page.
-    if (!placed.ok || placed.value.status !== "completed") return seeOther(`/checkout/${token}`);
+    // Anything but an order is shown where the buyer can act on it: the checkout page (an
+    // Action's surface stays here, to end the occurrence).
+    const surface = actionSurface(answered.view);
+    if (!surface && (!placed.ok || placed.value.status !== "completed")) return seeOther(`/checkout/${token}`);
   }
   return seeOther(`/checkout/${token}/verify`);
 }
 
 function render(ctx: PageContext, token: string, view: VerificationView): Response {
+  const surface = actionSurface(view);
+  if (!surface) return renderAs(ctx, token, view);
+  return framedBy(ctx, surface, renderAs(ctx, token, view, surface));
+}
+
+function renderAs(ctx: PageContext, token: string, view: VerificationView, surface?: ActionSurface): Response {
   const checkoutLink = html`<p><a href="/checkout/${token}">Back to the checkout</a></p>`;
   const { checkout, verification } = view;
+  // As an Action's surface, every page ends the occurrence but the challenge itself.
+  const page = (ctx: PageContext, title: string, body: SafeHtml, phase: SurfacePhase = "done") =>
+    pageOf(ctx, title, body, surface && { surface, phase });
   if (checkout.status === "completed") {
     const orderUrl = safeUrl(checkout.order?.permalink_url);
     return page(
@@ -73,9 +94,10 @@ ${orderUrl ? html`<p><a class="button" href="${orderUrl}">See your order</a></p>
       ctx,
       "This checkout is closed",
       html`<p>This checkout was canceled or has expired. Nothing was charged.</p>`,
+      "action_expired",
     );
   }
-  if (verification && buyerAnswers(ctx.config, view)) return challenge(ctx, view, verification);
+  if (verification && buyerAnswers(ctx.config, view)) return challenge(ctx, view, verification, surface);
   const agent = platformName(view.owner);
   if (verification?.status === "passed") {
     return page(
@@ -99,6 +121,7 @@ ${verification.startedBy === "platform" ? html`<p>Return to ${agent} to pay anot
     ctx,
     "Nothing to verify",
     html`<p>This checkout has no payment waiting for verification.</p>${checkoutLink}`,
+    "action_unavailable",
   );
 }
 
@@ -107,6 +130,7 @@ function challenge(
   ctx: PageContext,
   view: VerificationView,
   verification: NonNullable<VerificationView["verification"]>,
+  surface: ActionSurface | undefined,
 ): Response {
   const amount = formatMoney(verification.amount, verification.currency, ctx.config.storefront.locale);
   const display = verification.instrument.display ?? {};
@@ -114,7 +138,7 @@ function challenge(
     typeof display.brand === "string" ? display.brand.charAt(0).toUpperCase() + display.brand.slice(1) : "Card";
   const last = typeof display.last_digits === "string" ? display.last_digits : undefined;
   const key = crypto.randomUUID();
-  return page(
+  return pageOf(
     ctx,
     "Verify your payment",
     html`<div class="card">
@@ -126,18 +150,30 @@ function challenge(
 </table>
 </div>
 <div class="notice" role="note"><p><strong>Test mode:</strong> no bank is involved. Choose the bank's answer: verify the payment, or fail the verification (nothing is charged).</p></div>
-<form method="post" class="row">
+<form method="post" class="row" data-action-gated>
 ${csrfInput(ctx)}
 <input type="hidden" name="key" value="${key}">
 <button type="submit" name="outcome" value="pass">Verify</button>
 <button type="submit" name="outcome" value="fail" class="secondary">Fail verification</button>
 </form>
-${view.verification?.startedBy === "platform" ? html`<p class="muted">Afterwards, return to ${platformName(view.owner)}.</p>` : ""}`,
+${view.verification?.startedBy === "platform" && !surface ? html`<p class="muted">Afterwards, return to ${platformName(view.owner)}.</p>` : ""}`,
+    surface && { surface, phase: "challenge" },
   );
 }
 
-function page(ctx: PageContext, title: string, body: SafeHtml): Response {
-  return renderPage(ctx, { title, personal: true, body: html`<h1>${title}</h1>${body}` });
+function pageOf(
+  ctx: PageContext,
+  title: string,
+  body: SafeHtml,
+  action?: { surface: ActionSurface; phase: SurfacePhase },
+): Response {
+  if (!action) return renderPage(ctx, { title, personal: true, body: html`<h1>${title}</h1>${body}` });
+  return renderPage(ctx, {
+    title,
+    personal: true,
+    body: html`<h1>${title}</h1>${body}${surfaceMarker(action.surface, action.phase)}`,
+    script: SURFACE_SCRIPT,
+  });
 }
 
 function failurePage(ctx: PageContext, failure: Extract<VerificationAnswer, { ok: false }>): Response {

@@ -13,6 +13,7 @@ import {
 import { priceFromCatalog } from "../cart/pricing";
 import type { CheckoutEnvelope } from "../checkout/checkout-state";
 import { commerceConfig } from "../checkout/merchant-commerce";
+import { instrumentCardinality, sentCheckout } from "../checkout/request-args";
 import { derivedId, isIssuedId, newId } from "../lib/ids";
 import { err, ok } from "../lib/result";
 import type { HandlerRegistry } from "../payment/handlers";
@@ -37,7 +38,8 @@ export const createCheckout = defineTool({
   idempotencyKeyRequired: false,
   input: z.object({ checkout: CheckoutCreateSchema }),
   output: CheckoutSchema,
-  async run({ checkout }, callerCtx) {
+  async run(args, callerCtx) {
+    const { checkout } = args;
     const wrongType = instrumentTypeProblem(callerCtx.config, checkout.payment?.instruments);
     if (wrongType) return err(wrongType);
     const ctx = checkout.cart_id ? await asCartOwner(callerCtx, checkout.cart_id) : callerCtx;
@@ -58,7 +60,12 @@ export const createCheckout = defineTool({
         : await newId("chk", ctx.config.idSecret);
     const now = ctx.now;
     const command = {
-      ...(await writeCommand(ctx, id, input, key && (await ledgerEntry("create_checkout", key, id, checkout)))),
+      ...(await writeCommand(
+        ctx,
+        id,
+        input,
+        key && (await ledgerEntry("create_checkout", key, id, sentCheckout(args, checkout))),
+      )),
       ownerWebhookUrl: orderWebhookUrl(ctx),
       base: {
         id,
@@ -94,7 +101,8 @@ export const updateCheckout = defineTool({
   idempotencyKeyRequired: false,
   input: z.object({ id: IdSchema, checkout: CheckoutUpdateSchema }),
   output: CheckoutSchema,
-  async run({ id, checkout }, ctx) {
+  async run(args, ctx) {
+    const { id, checkout } = args;
     if (typeof checkout.id === "string" && checkout.id !== id) {
       return err(invalidParams("checkout.id must be omitted or equal the top-level id", { path: "$.checkout.id" }));
     }
@@ -107,7 +115,7 @@ export const updateCheckout = defineTool({
       ctx,
       id,
       input,
-      key && (await ledgerEntry("update_checkout", key, id, checkout)),
+      key && (await ledgerEntry("update_checkout", key, id, sentCheckout(args, checkout))),
     );
     return reply(ctx, () => stub(ctx, id).update(command));
   },
@@ -121,12 +129,13 @@ export const completeCheckout = defineTool({
   idempotencyKeyRequired: true,
   input: z.object({ id: IdSchema, checkout: CheckoutCompleteSchema }),
   output: CheckoutSchema,
-  async run({ id, checkout }, ctx) {
+  async run(args, ctx) {
+    const { id, checkout } = args;
     const wrongType = instrumentTypeProblem(ctx.config, checkout.payment.instruments);
     if (wrongType) return err(wrongType);
     if (!(await isIssuedId("chk", ctx.config.idSecret, id))) return ok(notFound(ctx));
     const key = ctx.meta.idempotencyKey ?? "";
-    const idempotency = await ledgerEntry("complete_checkout", key, id, checkout);
+    const idempotency = await ledgerEntry("complete_checkout", key, id, sentCheckout(args, checkout));
     const processor = processorFor(ctx.config);
     const shown = await view(ctx, id);
     if (!processor) return reply(ctx, () => paymentsNotConfigured(stub(ctx, id), shown));
@@ -138,6 +147,8 @@ export const completeCheckout = defineTool({
       handlerIds: handlerIds(platformHandlers(ctx, processor.handlers(ctx.config.origin))),
       owner: ctx.meta.profile,
       webhookUrl: orderWebhookUrl(ctx),
+      instrumentCardinality: instrumentCardinality(args),
+      ...paymentActions(ctx),
     };
     return reply(ctx, () => stub(ctx, id).complete(command));
   },
@@ -161,6 +172,15 @@ export const cancelCheckout = defineTool({
 /** Where the calling platform wants its order webhooks (its profile's order config), if it negotiated orders. */
 function orderWebhookUrl(ctx: ToolContext): string | undefined {
   return ctx.negotiated.active.has(CAPABILITY.order) ? ctx.negotiated.orderWebhookUrl : undefined;
+}
+
+/**
+ * A platform that negotiated payment_authentication is shown a verification as a checkout
+ * Action (src/checkout/payment-verification.ts), at the version it negotiated.
+ */
+function paymentActions(ctx: ToolContext): { paymentActions?: { version: string } } {
+  const entry = ctx.negotiated.active.get(CAPABILITY.paymentAuthentication);
+  return entry ? { paymentActions: { version: entry.version } } : {};
 }
 
 /** Only the handlers (and instrument types) the platform's profile declares, when it declares any. */

@@ -54,11 +54,9 @@ export async function answerVerification(
 
 /** Whether this page may take the buyer's answer: a pending test-handler challenge, in test mode. */
 export function buyerAnswers(config: Pick<MerchantConfig, "paymentTestMode">, view: VerificationView): boolean {
-  return (
-    testChallenge(config, view) &&
-    view.checkout.status === "requires_escalation" &&
-    view.verification?.status === "pending"
-  );
+  // A payment_authentication Action waits with the completion accepted; an escalation, escalated.
+  const waiting = view.verification?.action ? "complete_in_progress" : "requires_escalation";
+  return testChallenge(config, view) && view.checkout.status === waiting && view.verification?.status === "pending";
 }
 
 function testChallenge(config: Pick<MerchantConfig, "paymentTestMode">, view: VerificationView): boolean {
@@ -67,16 +65,21 @@ function testChallenge(config: Pick<MerchantConfig, "paymentTestMode">, view: Ve
 
 /**
  * The instrument the buyer's page completes with after the buyer passed a payment they
- * started there: the saved display data and the processor's retry credential (the page
- * keeps none). Undefined when the platform started it (it retries) or there is none.
+ * started there, or one asked as a payment_authentication Action (the store, not the
+ * platform, then finishes the completion it accepted): the saved display data and the
+ * processor's retry credential (the page keeps none). Undefined when the platform retries
+ * (an escalation it started) or there is none.
  */
 export function retryInstrument(
   config: Pick<MerchantConfig, "paymentTestMode">,
   view: VerificationView,
 ): PaymentInstrument | undefined {
   const verification = view.verification;
-  if (verification?.status !== "passed" || verification.startedBy !== "buyer") return undefined;
-  if (view.checkout.status !== "ready_for_complete") return undefined;
+  if (verification?.status !== "passed") return undefined;
+  const waiting = verification.action
+    ? "complete_in_progress"
+    : verification.startedBy === "buyer" && "ready_for_complete";
+  if (view.checkout.status !== waiting) return undefined;
   const { instrument } = verification;
   const credential = processorFor(config)?.retryCredential?.(instrument.handler_id);
   return credential ? { ...instrument, selected: true, credential } : undefined;

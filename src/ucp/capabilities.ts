@@ -19,6 +19,8 @@ export const CAPABILITY = {
   fulfillment: "dev.ucp.shopping.fulfillment",
   discount: "dev.ucp.shopping.discount",
   buyerConsent: "dev.ucp.shopping.buyer_consent",
+  /** 2026-08-25 only: 3-D Secure as a checkout Action instead of an escalation (#458). */
+  paymentAuthentication: "dev.ucp.shopping.payment_authentication",
 } as const;
 
 export type CapabilityName = (typeof CAPABILITY)[keyof typeof CAPABILITY];
@@ -105,6 +107,14 @@ function currentRegistry(): CapabilityRegistry {
     ],
     [CAPABILITY.buyerConsent]: [
       { version: v, spec: spec("buyer-consent"), schema: schema("buyer_consent"), extends: CAPABILITY.checkout },
+    ],
+    [CAPABILITY.paymentAuthentication]: [
+      {
+        version: v,
+        spec: spec("payment/authentication"),
+        schema: schema("payment_authentication"),
+        extends: CAPABILITY.checkout,
+      },
     ],
   };
 }

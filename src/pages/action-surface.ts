@@ -1,0 +1,106 @@
+/**
+ * The challenge page as a payment_authentication Action surface (2026-08-25 payment
+ * authentication §Surface Rendering and Notifications; services/payment-actions/
+ * embedded.openrpc.json). Framed by the platform that owns the session (or in a native
+ * webview), each document first sends `action.ready {id, version}` and waits for its result;
+ * then the challenge's buttons work, and a page that shows an outcome sends `action.done`
+ * (or `action.error` when the occurrence cannot be worked). Opened top-level, none of this
+ * runs and the page works as a plain page. Notifications are advisory: get_checkout says
+ * what happened.
+ */
+import type { VerificationView } from "../tools/payment-verification";
+import type { PageContext } from "./context";
+import { html, type SafeHtml } from "./html";
+import { contentSecurityPolicy } from "./respond";
+
+/** What the surface does once the platform accepted it: enable the challenge, or end the occurrence. */
+export type SurfacePhase = "challenge" | "done" | "action_expired" | "action_unavailable";
+
+export interface ActionSurface {
+  readonly id: string;
+  readonly version: string;
+  /** The owner platform's origin: the one frame ancestor and postMessage peer we accept. */
+  readonly origin: string | undefined;
+}
+
+/** The page is a surface when its verification was asked as an Action. */
+export function actionSurface(view: VerificationView): ActionSurface | undefined {
+  const action = view.verification?.action;
+  return action ? { id: action.id, version: action.version, origin: originOf(view.owner) } : undefined;
+}
+
+/** The element the script reads (ids and origin as data, never spliced into script text). */
+export function surfaceMarker(surface: ActionSurface, phase: SurfacePhase): SafeHtml {
+  return html`<div id="ucp-action" hidden data-id="${surface.id}" data-version="${surface.version}" data-origin="${surface.origin ?? ""}" data-phase="${phase}"></div>`;
+}
+
+/** The surface may be framed by its owner platform only; every other page keeps frame-ancestors 'none'. */
+export function framedBy(ctx: PageContext, surface: ActionSurface, response: Response): Response {
+  if (!surface.origin) return response;
+  const policy = contentSecurityPolicy(ctx.nonce).replace(
+    "frame-ancestors 'none'",
+    `frame-ancestors ${surface.origin}`,
+  );
+  response.headers.set("content-security-policy", policy);
+  // frame-ancestors supersedes it in current browsers; older ones would refuse every frame.
+  response.headers.delete("x-frame-options");
+  return response;
+}
+
+function originOf(profile: string | undefined): string | undefined {
+  try {
+    const url = profile ? new URL(profile) : undefined;
+    return url && (url.protocol === "https:" || url.hostname === "localhost") ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The handshake. Buttons of `form[data-action-gated]` stay disabled until the platform
+ * answered action.ready with a result; an error result (or none) leaves them disabled and
+ * sends nothing more (payment authentication §Ready Handshake).
+ */
+export const SURFACE_SCRIPT = `(function () {
+  var marker = document.getElementById("ucp-action");
+  if (!marker) return;
+  var bridge = window.EmbeddedActionProtocolConsumer ||
+    (window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.EmbeddedActionProtocolConsumer);
+  var framed = window.parent && window.parent !== window;
+  if (!bridge && !framed) return;
+  var id = marker.getAttribute("data-id");
+  var origin = marker.getAttribute("data-origin");
+  var phase = marker.getAttribute("data-phase");
+  var buttons = document.querySelectorAll("form[data-action-gated] button");
+  var i;
+  for (i = 0; i < buttons.length; i++) buttons[i].disabled = true;
+  function send(message) {
+    if (bridge) bridge.postMessage(JSON.stringify(message));
+    else if (origin) window.parent.postMessage(message, origin);
+  }
+  var rpcId = "ready-" + Math.random().toString(36).slice(2);
+  var accepted = false;
+  function receive(message) {
+    if (typeof message === "string") { try { message = JSON.parse(message); } catch (e) { return; } }
+    if (accepted || !message || message.jsonrpc !== "2.0" || message.id !== rpcId) return;
+    var result = message.result;
+    if (!result || typeof result !== "object" || (result.ucp && result.ucp.status === "error")) return;
+    accepted = true;
+    if (phase === "challenge") {
+      for (i = 0; i < buttons.length; i++) buttons[i].disabled = false;
+    } else if (phase === "done") {
+      send({ jsonrpc: "2.0", method: "action.done", params: { id: id } });
+    } else {
+      send({ jsonrpc: "2.0", method: "action.error", params: { id: id, error: {
+        ucp: { version: marker.getAttribute("data-version"), status: "error" },
+        messages: [{ type: "error", code: phase, content: "This payment verification can no longer be completed here.", severity: "unrecoverable" }]
+      } } });
+    }
+  }
+  window.EmbeddedActionProtocol = { postMessage: receive };
+  window.addEventListener("message", function (event) {
+    if (event.source !== window.parent || !origin || event.origin !== origin) return;
+    receive(event.data);
+  });
+  send({ jsonrpc: "2.0", id: rpcId, method: "action.ready", params: { id: id, version: marker.getAttribute("data-version") } });
+})();`;
