@@ -29,6 +29,8 @@ export const RECOVERY_RETRY_MS = 60_000;
 export interface AttemptSource {
   readonly owner: string;
   readonly webhookUrl?: string;
+  /** The protocol version the webhooks speak: the version of the profile that gave `webhookUrl`. */
+  readonly webhookVersion?: string;
   /** The platform negotiated payment_authentication at this version (completion-steps.ts). */
   readonly paymentActions?: { readonly version: string };
 }
@@ -70,6 +72,7 @@ export class CompletionAttempts {
       lines: plan.lines,
       owner: source.owner,
       ...(source.webhookUrl ? { webhookUrl: source.webhookUrl } : {}),
+      ...(source.webhookUrl && source.webhookVersion ? { webhookVersion: source.webhookVersion } : {}),
       ...(source.authentication ? { authentication: source.authentication } : {}),
       startedBy: source.startedBy,
       ...(source.paymentActions ? { paymentActions: source.paymentActions } : {}),

@@ -73,6 +73,7 @@ export type CheckoutReply = { kind: "ok"; body: string } | { kind: "not_found" }
 export interface CheckoutCreate extends CheckoutWrite {
   readonly base: CheckoutBase;
   readonly ownerWebhookUrl?: string;
+  readonly ownerWebhookVersion?: string;
 }
 
 /** The buyer's answer to the payment verification (the challenge page, through src/tools/). */
@@ -108,7 +109,8 @@ export class CheckoutObject extends DurableObject<Env> {
     const reply = this.#transact(() => {
       if (!this.#stored()) {
         recordOwner(this.ctx.storage.sql, command.caller);
-        if (!command.caller.handoff) noteOwnerWebhook(this.ctx.storage.sql, command.ownerWebhookUrl);
+        if (!command.caller.handoff)
+          noteOwnerWebhook(this.ctx.storage.sql, command.ownerWebhookUrl, command.ownerWebhookVersion);
       }
       if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
       const seen = this.#ledger(command.idempotency, now);

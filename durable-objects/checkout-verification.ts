@@ -66,10 +66,8 @@ export function attemptStart(
   plan: CompletionPlan,
 ): AttemptStart {
   const buyer = command.caller.handoff === true;
-  if (!buyer) noteOwnerWebhook(sql, command.webhookUrl);
-  const source: AttemptSource = buyer
-    ? { owner: ownerProfile(sql) ?? command.owner, webhookUrl: ownerWebhook(sql) }
-    : command;
+  if (!buyer) noteOwnerWebhook(sql, command.webhookUrl, command.webhookVersion);
+  const source: AttemptSource = buyer ? { owner: ownerProfile(sql) ?? command.owner, ...ownerWebhook(sql) } : command;
   const charge = {
     amount: plan.amount,
     currency: plan.currency,
@@ -79,6 +77,7 @@ export function attemptStart(
   return {
     owner: source.owner,
     ...(source.webhookUrl ? { webhookUrl: source.webhookUrl } : {}),
+    ...(source.webhookUrl && source.webhookVersion ? { webhookVersion: source.webhookVersion } : {}),
     ...(!buyer && command.paymentActions ? { paymentActions: command.paymentActions } : {}),
     authentication: authenticationFor(loadVerification(sql), charge),
     startedBy: buyer ? "buyer" : "platform",
@@ -138,17 +137,26 @@ function withoutReferences(verification: PaymentVerification): VerificationView[
 }
 
 const WEBHOOK_KEY = "owner_webhook_url";
+/** The protocol version of the profile that gave the URL: the order's webhooks speak it (src/order/webhook-version.ts). */
+const WEBHOOK_VERSION_KEY = "owner_webhook_version";
 
 /**
  * In the `meta` table the object's every transaction creates: what the owner platform last
  * said (at create and at each of its completions; never from the buyer's page).
  */
-export function noteOwnerWebhook(sql: SqlStorage, url: string | undefined): void {
+export function noteOwnerWebhook(sql: SqlStorage, url: string | undefined, version: string | undefined): void {
   if (url) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", WEBHOOK_KEY, url);
   else sql.exec("DELETE FROM meta WHERE key = ?", WEBHOOK_KEY);
+  if (url && version) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", WEBHOOK_VERSION_KEY, version);
+  else sql.exec("DELETE FROM meta WHERE key = ?", WEBHOOK_VERSION_KEY);
 }
 
-function ownerWebhook(sql: SqlStorage): string | undefined {
-  if (!hasTable(sql, "meta")) return undefined;
-  return sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", WEBHOOK_KEY).toArray()[0]?.value;
+/** Rows written before the version was kept have none: the order then speaks the model's version. */
+function ownerWebhook(sql: SqlStorage): { webhookUrl?: string; webhookVersion?: string } {
+  if (!hasTable(sql, "meta")) return {};
+  const read = (key: string) =>
+    sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]?.value;
+  const url = read(WEBHOOK_KEY);
+  const version = url ? read(WEBHOOK_VERSION_KEY) : undefined;
+  return { ...(url ? { webhookUrl: url } : {}), ...(version ? { webhookVersion: version } : {}) };
 }

@@ -33,6 +33,8 @@ export interface CompletionAttempt {
   /** The platform the order belongs to, and where its webhooks go. */
   readonly owner: string;
   readonly webhookUrl?: string;
+  /** The version its webhooks speak (absent in attempts stored before it was kept: the model's). */
+  readonly webhookVersion?: string;
   /** The buyer's passed verification this attempt's charge carries (3-D Secure retried). */
   readonly authentication?: Authentication;
   /** Who sent the payment (absent in attempts stored before it was recorded: the platform). */
@@ -177,7 +179,14 @@ async function placeOrder(attempt: CompletionAttempt, chargeId: string, ports: A
   // The buyer's page carries a sealed token, never the API id (src/lib/handoff-token.ts).
   const permalink = await handoffUrl(config.origin, config.idSecret, "order", orderId, now);
   // The order keeps what a merchant cancellation must undo: this reservation and this charge.
-  const ids = { orderId, permalink, reservationId: attempt.id, chargeId, webhookUrl: attempt.webhookUrl };
+  const ids = {
+    orderId,
+    permalink,
+    reservationId: attempt.id,
+    chargeId,
+    webhookUrl: attempt.webhookUrl,
+    webhookVersion: attempt.webhookVersion,
+  };
   const order = orderFromCheckout(attempt.checkout, ids, attempt.owner, now);
   // OrderObject.create keeps the first order for this id: a repeated step makes no second one.
   await callObject(() => ports.order(orderId).create(order));

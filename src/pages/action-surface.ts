@@ -8,6 +8,9 @@
  * runs and the page works as a plain page. Notifications are advisory: get_checkout says
  * what happened.
  */
+import type { MerchantConfig } from "../config";
+import { constantTimeEqual } from "../lib/cookies";
+import { derivedId } from "../lib/ids";
 import type { VerificationView } from "../tools/payment-verification";
 import type { PageContext } from "./context";
 import { html, type SafeHtml } from "./html";
@@ -32,6 +35,34 @@ export function actionSurface(view: VerificationView): ActionSurface | undefined
 /** The element the script reads (ids and origin as data, never spliced into script text). */
 export function surfaceMarker(surface: ActionSurface, phase: SurfacePhase): SafeHtml {
   return html`<div id="ucp-action" hidden data-id="${surface.id}" data-version="${surface.version}" data-origin="${surface.origin ?? ""}" data-phase="${phase}"></div>`;
+}
+
+/**
+ * A framed surface's form cannot rely on the CSRF cookie: inside another site's frame the
+ * browser withholds the store's SameSite=Lax cookie. Its form carries this instead: a MAC
+ * of the session and the occurrence under the store's secret, which only a page we rendered
+ * for that occurrence holds (and the page's URL is itself the session's secret hand-off).
+ */
+export const SURFACE_FIELD = "_surface";
+
+export function surfaceProof(config: Pick<MerchantConfig, "idSecret">, checkoutId: string, surface: ActionSurface) {
+  return derivedId("surface", config.idSecret, checkoutId, surface.id);
+}
+
+/** The same origin rules as every page form (csrf.ts), with the occurrence's MAC for the cookie's token. */
+export async function surfaceFormOk(
+  request: Request,
+  form: FormData,
+  config: Pick<MerchantConfig, "idSecret" | "origin">,
+  checkoutId: string,
+  surface: ActionSurface,
+): Promise<boolean> {
+  const origin = request.headers.get("origin");
+  if (origin !== null && origin !== "null" && origin !== config.origin && origin !== new URL(request.url).origin)
+    return false;
+  if (request.headers.get("sec-fetch-site") === "cross-site") return false;
+  const sent = form.get(SURFACE_FIELD);
+  return typeof sent === "string" && constantTimeEqual(sent, await surfaceProof(config, checkoutId, surface));
 }
 
 /** The surface may be framed by its owner platform only; every other page keeps frame-ancestors 'none'. */

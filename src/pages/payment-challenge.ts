@@ -20,9 +20,12 @@ import {
   type ActionSurface,
   actionSurface,
   framedBy,
+  SURFACE_FIELD,
   SURFACE_SCRIPT,
   type SurfacePhase,
+  surfaceFormOk,
   surfaceMarker,
+  surfaceProof,
 } from "./action-surface";
 import { callAsBuyer } from "./buyer-tools";
 import { field, type PageContext, readForm } from "./context";
@@ -39,13 +42,17 @@ export async function challengePage(ctx: PageContext, token: string): Promise<Re
   if (!opened.ok) return opened.response;
   const read = await paymentVerification({ env: ctx.env, config: ctx.config, checkoutId: opened.id });
   if (!read.ok) return failurePage(ctx, read);
-  return render(ctx, token, read.view);
+  const surface = actionSurface(read.view);
+  if (!surface) return renderAs(ctx, token, read.view);
+  const proof = await surfaceProof(ctx.config, opened.id, surface);
+  return framedBy(ctx, surface, renderAs(ctx, token, read.view, { ...surface, proof }));
 }
 
 export async function challengeAction(ctx: PageContext, token: string): Promise<Response> {
   const opened = await openSession(ctx, "checkout", token);
   if (!opened.ok) return opened.response;
-  const form = await readForm(ctx);
+  const copy = ctx.request.clone();
+  const form = (await readForm(ctx)) ?? (await surfaceForm(ctx, copy, opened.id));
   if (!form) return messagePage(ctx, 403, "This form has expired", "This form has expired; reload the page.");
   const outcome = field(form, "outcome", 10);
   const key = field(form, "key", 100);
@@ -68,13 +75,19 @@ export async function challengeAction(ctx: PageContext, token: string): Promise<
   return seeOther(`/checkout/${token}/verify`);
 }
 
-function render(ctx: PageContext, token: string, view: VerificationView): Response {
-  const surface = actionSurface(view);
-  if (!surface) return renderAs(ctx, token, view);
-  return framedBy(ctx, surface, renderAs(ctx, token, view, surface));
+/** A framed Action surface's form, which carries the occurrence's MAC instead of the cookie's token. */
+async function surfaceForm(ctx: PageContext, request: Request, checkoutId: string): Promise<FormData | undefined> {
+  if (!(request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) return undefined;
+  const form = await request.formData().catch(() => undefined);
+  if (!form?.has(SURFACE_FIELD)) return undefined;
+  const read = await paymentVerification({ env: ctx.env, config: ctx.config, checkoutId });
+  const surface = read.ok ? actionSurface(read.view) : undefined;
+  return surface && (await surfaceFormOk(request, form, ctx.config, checkoutId, surface)) ? form : undefined;
 }
 
-function renderAs(ctx: PageContext, token: string, view: VerificationView, surface?: ActionSurface): Response {
+type ShownSurface = ActionSurface & { readonly proof: string };
+
+function renderAs(ctx: PageContext, token: string, view: VerificationView, surface?: ShownSurface): Response {
   const checkoutLink = html`<p><a href="/checkout/${token}">Back to the checkout</a></p>`;
   const { checkout, verification } = view;
   // As an Action's surface, every page ends the occurrence but the challenge itself.
@@ -130,7 +143,7 @@ function challenge(
   ctx: PageContext,
   view: VerificationView,
   verification: NonNullable<VerificationView["verification"]>,
-  surface: ActionSurface | undefined,
+  surface: ShownSurface | undefined,
 ): Response {
   const amount = formatMoney(verification.amount, verification.currency, ctx.config.storefront.locale);
   const display = verification.instrument.display ?? {};
@@ -152,6 +165,7 @@ function challenge(
 <div class="notice" role="note"><p><strong>Test mode:</strong> no bank is involved. Choose the bank's answer: verify the payment, or fail the verification (nothing is charged).</p></div>
 <form method="post" class="row" data-action-gated>
 ${csrfInput(ctx)}
+${surface ? html`<input type="hidden" name="${SURFACE_FIELD}" value="${surface.proof}">` : ""}
 <input type="hidden" name="key" value="${key}">
 <button type="submit" name="outcome" value="pass">Verify</button>
 <button type="submit" name="outcome" value="fail" class="secondary">Fail verification</button>

@@ -67,6 +67,7 @@ export const createCheckout = defineTool({
         key && (await ledgerEntry("create_checkout", key, id, sentCheckout(args, checkout))),
       )),
       ownerWebhookUrl: orderWebhookUrl(ctx),
+      ownerWebhookVersion: ctx.negotiated.version,
       base: {
         id,
         currency: ctx.config.currency,
@@ -147,6 +148,8 @@ export const completeCheckout = defineTool({
       handlerIds: handlerIds(platformHandlers(ctx, processor.handlers(ctx.config.origin))),
       owner: ctx.meta.profile,
       webhookUrl: orderWebhookUrl(ctx),
+      // The order's webhooks speak the version of the profile that asked for them (data, not a branch).
+      webhookVersion: ctx.negotiated.version,
       instrumentCardinality: instrumentCardinality(args),
       ...paymentActions(ctx),
     };

@@ -8,6 +8,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CheckoutObject } from "../../durable-objects/checkout-object";
+import type { OrderObject } from "../../durable-objects/order-object";
 import { testProcessor } from "../../src/payment/processor";
 import { checkoutOut } from "../../src/ucp/wire/current-checkout";
 import { ADDRESS, checkoutCall, type Json, pay, tool, withoutTestModeNote } from "../helpers/checkout";
@@ -178,6 +179,28 @@ describe("a whole 2026-08-25 purchase", { timeout: 30_000 }, () => {
       code: -32602,
       data: { path: "$.checkout.fulfillment.methods[0].destinations[0].type" },
     });
+  });
+});
+
+describe("the order's webhooks speak the version of the profile that asked for them", { timeout: 30_000 }, () => {
+  it.each([
+    ["2026-08-25", `${PROFILES}/v2026-08-25/webhooks.json`],
+    ["2026-04-08", `${PROFILES}/webhooks.json`],
+  ])("%s", async (version, profile) => {
+    const checkout = await readyAt(profile);
+    const done = await mcp(
+      "complete_checkout",
+      { id: checkout.id, checkout: pay("success_token") },
+      profile,
+      crypto.randomUUID(),
+    );
+    expect(done.status).toBe("completed");
+    const order = env.ORDER.getByName(done.order.id) as DurableObjectStub<OrderObject>;
+    const state = await runInDurableObject(order, (_o: OrderObject, s) =>
+      JSON.parse(s.storage.sql.exec<{ state: string }>("SELECT state FROM orders").one().state),
+    );
+    expect(state.webhook_url).toMatch(/^https:\/\//);
+    expect(state.webhook_version).toBe(version);
   });
 });
 
@@ -358,6 +381,20 @@ describe("3-D Secure", { timeout: 30_000 }, () => {
     expect(read.order.id).toMatch(/\S/);
     const kinds = await Promise.all(charge.mock.results.map(async (r) => (await (r.value as Promise<Json>)).kind));
     expect(kinds).toEqual(["requires_action", "captured"]);
+  });
+
+  it("framed, the store's cookie is withheld: the form's occurrence MAC stands in for it, a forged one does not", async () => {
+    const checkout = await readyAt(AUTH);
+    const accepted = current(await complete3ds(checkout.id, AUTH));
+    const path = pathOf(accepted.actions[CHALLENGE][0].config.url);
+    const form = /<form\b[\s\S]*?<\/form>/.exec((await getPage(path, {})).html)?.[0] ?? "";
+    expect(form).toContain('name="_surface"');
+    const forged = await submit(path, form, { outcome: "pass", _surface: "x".repeat(40) }, {});
+    expect(forged.status).toBe(403);
+    expect(current(await mcp("get_checkout", { id: checkout.id }, AUTH)).status).toBe("complete_in_progress");
+    // A browser in another site's frame sends no SameSite=Lax cookie: the page's own proof is enough.
+    expect((await submit(path, form, { outcome: "pass" }, {})).status).toBe(303);
+    expect(current(await mcp("get_checkout", { id: checkout.id }, AUTH)).status).toBe("completed");
   });
 
   it("a failed challenge removes the Action and leaves the checkout open with payment_failed", async () => {
