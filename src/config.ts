@@ -8,6 +8,7 @@ import { StoreMisconfigured } from "./lib/store-misconfigured";
 import { merchantVarProblems } from "./merchant-vars";
 import { type EmailSetup, type EmailVars, emailSetup } from "./notify/email-config";
 import { DEFAULT_RETRY, type RetryPolicy } from "./order/retry";
+import { type StorePolicy, storePolicies } from "./policies/store-policies";
 import { PROFILE_LIMITS } from "./ucp/profile-fetch";
 
 export type ProfileFallback = "strict" | "assume-compatible";
@@ -43,6 +44,8 @@ export interface MerchantConfig {
   readonly storefront: StorefrontLook;
   /** Cloudflare Access in front of the console (ACCESS_TEAM_DOMAIN and ACCESS_AUD, both or neither). */
   readonly access?: AccessSettings;
+  /** Returns, shipping, privacy, terms… (POLICIES): the pages link them; 2026-08-25 answers carry them. */
+  readonly policies: readonly StorePolicy[];
 }
 
 export interface AccessSettings {
@@ -80,6 +83,8 @@ export interface MerchantVars extends EmailVars {
   STORE_LOGO_URL?: string;
   ACCESS_TEAM_DOMAIN?: string;
   ACCESS_AUD?: string;
+  /** A JSON string or TOML array of tables (src/policies/store-policies.ts). */
+  POLICIES?: unknown;
 }
 
 const DEFAULT_CART_TTL_HOURS = 72;
@@ -134,6 +139,7 @@ export function buildConfig(vars: MerchantVars): MerchantConfig {
     ...(vars.ACCESS_TEAM_DOMAIN && vars.ACCESS_AUD
       ? { access: { teamDomain: vars.ACCESS_TEAM_DOMAIN.replace(/\/+$/, ""), audience: vars.ACCESS_AUD } }
       : {}),
+    policies: storePolicies(vars.POLICIES, origin),
   };
 }
 

@@ -6,6 +6,7 @@
  * development serves http://localhost.
  */
 import * as z from "zod";
+import { policyVarProblems } from "./policies/store-policies";
 
 /** Intl knows the ISO 4217 list in Node and workerd alike; a regex alone would accept "XYZ". */
 const CURRENCIES: ReadonlySet<string> = new Set(
@@ -106,5 +107,6 @@ export function merchantVarProblems(vars: Readonly<Record<string, unknown>>): st
   // One without the other would quietly leave the console to the admin token alone.
   if (!vars.ACCESS_TEAM_DOMAIN !== !vars.ACCESS_AUD)
     problems.push("ACCESS_AUD: set ACCESS_TEAM_DOMAIN and ACCESS_AUD both (Cloudflare Access) or neither");
+  problems.push(...policyVarProblems(vars));
   return problems;
 }

@@ -21,11 +21,14 @@ import { orderPage } from "./pages/order-page";
 import { pageBudgetSpent } from "./pages/page-limit";
 import { challengeAction, challengePage } from "./pages/payment-challenge";
 import { testHandlerSchema, testHandlerSpec } from "./pages/payment-handler-docs";
+import { permalinkPage } from "./pages/permalink-page";
+import { policyPage } from "./pages/policy-page";
 import { productPage } from "./pages/product-page";
 import { storefrontPage } from "./pages/storefront";
 import { restMethodNotAllowed, restPreflight } from "./rest/cors";
 import { restHandler } from "./rest/handler";
 import { REST_BASE } from "./rest/operations";
+import { PERMALINK_PATH } from "./ucp/capabilities";
 
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
@@ -154,6 +157,19 @@ router
     "/",
     page((ctx) => storefrontPage(ctx)),
   )
+  // Permalinks (2026-08-25 dev.ucp.shopping.permalink): `/buy`, `/buy/` and `/buy/{items}`.
+  .get(
+    PERMALINK_PATH,
+    page((ctx) => permalinkPage(ctx)),
+  )
+  .get(
+    `${PERMALINK_PATH}/:items`,
+    page((ctx) => permalinkPage(ctx)),
+  )
+  .get(
+    "/policies/:slug",
+    page(async (ctx, p) => policyPage(ctx, p.slug as string)),
+  )
   .get(
     "/products/:handle",
     page((ctx, p) => productPage(ctx, p.handle as string)),
@@ -204,6 +220,8 @@ router
   .all("/checkout/:token/verify", methodNotAllowed("GET, POST"))
   .all("/orders/:token", methodNotAllowed("GET"))
   .all("/products/:handle", methodNotAllowed("GET"))
+  .all(PERMALINK_PATH, methodNotAllowed("GET"))
+  .all(`${PERMALINK_PATH}/:items`, methodNotAllowed("GET"))
   .all("*", (request, env, facts) => {
     const { pathname } = new URL(request.url);
     if (pathname === "/ucp" || API_PREFIXES.some((prefix) => pathname.startsWith(prefix)))

@@ -13,6 +13,7 @@ import { itemsTable, money, totalsTable } from "./checkout-summary";
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
 import { renderPage } from "./layout";
+import { policySection } from "./policy-links";
 
 const STATUS_TEXT: Readonly<Record<string, string>> = {
   incomplete: "Some details are still needed",
@@ -45,7 +46,8 @@ ${addressSection(ctx, token, checkout, feedback.address)}
 ${shippingSection(ctx, token, checkout, feedback.shipping)}
 </div>
 <div>${summaryCard(ctx, checkout, { token, feedback })}
-${paymentSection(ctx, token, checkout, feedback.payment)}</div>
+${paymentSection(ctx, token, checkout, feedback.payment)}
+${policySection(ctx)}</div>
 </div>`;
 }
 

@@ -3,6 +3,7 @@
 import type { PageContext } from "./context";
 import { CSRF_FIELD } from "./csrf";
 import { html, type SafeHtml, safeUrl, trustedHtml } from "./html";
+import { POLICY_CSS, policyFooterLinks } from "./policy-links";
 import { htmlResponse } from "./respond";
 import { accentCss, BASE_CSS } from "./styles";
 
@@ -33,7 +34,7 @@ export function renderPage(ctx: PageContext, spec: PageSpec): Response {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${spec.title} · ${config.name}</title>
-<style nonce="${nonce}">${trustedHtml(accentCss(config.storefront.accentColor) + BASE_CSS)}</style>
+<style nonce="${nonce}">${trustedHtml(accentCss(config.storefront.accentColor) + BASE_CSS + POLICY_CSS)}</style>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -44,7 +45,7 @@ export function renderPage(ctx: PageContext, spec: PageSpec): Response {
 <main id="main">
 ${spec.body}
 </main>
-<footer class="site">${config.name}</footer>
+<footer class="site">${config.name}${policyFooterLinks(config.policies)}</footer>
 ${spec.script ? html`<script nonce="${nonce}">${trustedHtml(spec.script)}</script>` : ""}
 </body>
 </html>`;

@@ -116,7 +116,29 @@ function currentRegistry(): CapabilityRegistry {
         extends: CAPABILITY.checkout,
       },
     ],
+    // The browser route of src/pages/permalink-page.ts; businessCapabilitiesAt() makes the endpoint absolute.
+    [PERMALINK]: [
+      { version: v, spec: spec("permalink"), schema: schema("permalink"), config: { endpoint: PERMALINK_PATH } },
+    ],
   };
+}
+
+/** dev.ucp.shopping.permalink (2026-08-25 only) and the path of its endpoint on the store's origin. */
+export const PERMALINK = "dev.ucp.shopping.permalink";
+export const PERMALINK_PATH = "/buy";
+
+/**
+ * The registry as a profile publishes it for a store at `origin`: the permalink endpoint made
+ * absolute. It must be https (permalink.json `endpoint`), so a store served over http (local
+ * development) does not advertise the capability; its route still answers.
+ */
+export function businessCapabilitiesAt(version: UcpVersion, origin: string): CapabilityRegistry {
+  const registry = REGISTRIES[version];
+  if (!(PERMALINK in registry)) return registry;
+  const { [PERMALINK]: entries = [], ...rest } = registry;
+  if (!origin.startsWith("https://")) return rest;
+  const endpoint = `${origin.replace(/\/+$/, "")}${PERMALINK_PATH}`;
+  return { ...rest, [PERMALINK]: entries.map((e) => ({ ...e, config: { ...e.config, endpoint } })) };
 }
 
 const REGISTRIES: Readonly<Record<UcpVersion, CapabilityRegistry>> = {

@@ -11,7 +11,7 @@
  */
 import type { MerchantConfig } from "../config";
 import { paymentHandlers } from "../payment/store-processor";
-import { businessCapabilities } from "./capabilities";
+import { businessCapabilitiesAt } from "./capabilities";
 import { currentHandlers, handlerOrder } from "./discovery-handlers";
 import { profilePath } from "./discovery-paths";
 import { shoppingServices } from "./discovery-services";
@@ -25,7 +25,8 @@ export function currentProfile(config: MerchantConfig, signingKeys: readonly Jso
       version: CURRENT_VERSION,
       supported_versions: Object.fromEntries(older.map((v) => [v, `${config.origin}${profilePath(v)}`])),
       services: shoppingServices(config, CURRENT_VERSION),
-      capabilities: businessCapabilities(CURRENT_VERSION),
+      // The permalink endpoint is absolute, so the registry is read for this origin.
+      capabilities: businessCapabilitiesAt(CURRENT_VERSION, config.origin),
       payment_handlers: handlers,
       ...handlerOrder(handlers),
     },

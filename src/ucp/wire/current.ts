@@ -10,6 +10,7 @@ import { cartWire } from "./current-cart";
 import { catalogWire } from "./current-catalog";
 import { checkoutWire } from "./current-checkout";
 import { orderWire } from "./current-order";
+import { takesPolicies, withPolicies } from "./current-policies";
 import type { WireVersion } from "./index";
 import type { Json, ToolWire } from "./tool-wire";
 
@@ -25,8 +26,8 @@ export const current: WireVersion = {
   },
   response(tool, payload, context) {
     const rewrite = RESPONSES[tool];
-    if (!rewrite) return payload;
+    if (!rewrite && !takesPolicies(tool, context)) return payload;
     const value = payload instanceof RawJson ? (JSON.parse(payload.text) as Json) : { ...payload };
-    return rewrite(value, context);
+    return withPolicies(tool, rewrite ? rewrite(value, context) : value, context);
   },
 };

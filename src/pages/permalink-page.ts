@@ -1,0 +1,74 @@
+/**
+ * `GET /buy` and `GET /buy/{items}` (dev.ucp.shopping.permalink, 2026-08-25 permalink.md): a
+ * link that builds a cart through the agents' create_cart tool (as "Add to cart" does) and
+ * sends the browser on with `303 See Other` to the cart's own page, or to a validated
+ * `continue_to`. Loading a link never checks out, pays or places an order, and answers no
+ * UCP JSON: a link that cannot be read gets a page in the store's look, never a 5xx.
+ */
+import { HANDOFF_PATH } from "../lib/handoff-token";
+import { forwardedParams, locationOf, validContinueTo } from "../permalink/destination";
+import { parseItemPath } from "../permalink/item-path";
+import { PERMALINK_LIMITS } from "../permalink/limits";
+import { parsePermalinkQuery } from "../permalink/query";
+import { shoppingState } from "../permalink/shopping-state";
+import { PERMALINK_PATH } from "../ucp/capabilities";
+import { callAsBuyer, errorMessages } from "./buyer-tools";
+import { cartCookie, tokenOf } from "./cart-page-cookie";
+import type { PageContext } from "./context";
+import { messagePage } from "./layout";
+import { seeOther } from "./respond";
+
+export async function permalinkPage(ctx: PageContext): Promise<Response> {
+  if (new TextEncoder().encode(ctx.request.url).length > PERMALINK_LIMITS.maxUrlOctets)
+    return messagePage(ctx, 414, "This link is too long", "Ask whoever shared it for a shorter link.");
+  const { origin } = ctx.config;
+  // The raw path: identifiers are never percent-decoded (permalink.md §Item ID Token).
+  const segment = ctx.url.pathname.slice(PERMALINK_PATH.length).replace(/^\//, "").replace(/\/+$/, "");
+  const items = parseItemPath(segment);
+  if (!items.ok)
+    return messagePage(ctx, 400, "This link does not work", `${items.error} Check that the whole link was copied.`);
+  const query = parsePermalinkQuery(ctx.url.search);
+  if (!query.ok)
+    return messagePage(
+      ctx,
+      400,
+      query.error.kind === "ambiguous" ? "This link is ambiguous" : "This link does not work",
+      `${query.error.message} Ask whoever shared it for a new link.`,
+    );
+  const { continueTo, fields, passThrough } = query.value;
+  const chosen = continueTo === undefined ? undefined : validContinueTo(continueTo, origin, PERMALINK_PATH);
+  const state = shoppingState(items.value, fields);
+  const params = forwardedParams(passThrough, state.attribution);
+
+  // Nothing to buy: the preferred page, else the storefront (§Redirect Resolution).
+  if (items.value.length === 0) return seeOther(locationOf(origin, chosen ?? "/", params));
+
+  const result = await callAsBuyer(ctx, "create_cart", { cart: state.cart });
+  if (!result.ok) {
+    if (result.error.kind === "protocol" && result.error.error.httpStatus >= 500)
+      return messagePage(
+        ctx,
+        503,
+        "Please try again",
+        "The store could not save your cart just now. Please try again.",
+      );
+    return messagePage(ctx, 400, "This link does not work", "The store could not read the items in it.");
+  }
+  const token = tokenOf(result.value.continue_url);
+  const created = (result.value.ucp as { status?: string } | undefined)?.status !== "error";
+  if (!created || !token) {
+    // A handled shopping error (nothing in the link can be bought): the preferred page if valid, else say so.
+    if (chosen) return seeOther(locationOf(origin, chosen, params));
+    const said = errorMessages(result.value).map((m) => m.content ?? "");
+    return messagePage(
+      ctx,
+      409,
+      "These items are not available",
+      said.length > 0 ? said.join(" ") : "None of the items in this link can be bought right now.",
+    );
+  }
+  // The link's cart becomes the browser's current cart, so "Add to cart" adds to it.
+  return seeOther(locationOf(origin, chosen ?? `${HANDOFF_PATH.cart}${token}`, params), {
+    "set-cookie": cartCookie(ctx, token),
+  });
+}
