@@ -82,7 +82,11 @@ export async function callTool(
     envelope,
     principal,
   });
-  if (!outcome.ok) return err({ ...outcome.error, ucp: envelope("error") });
+  if (!outcome.ok) {
+    const failed = { ...outcome.error, ucp: envelope("error") };
+    const answered = wire.error?.(tool.name, failed);
+    return answered ? ok(answered as UcpPayload) : err(failed);
+  }
   const answered = { config, request: request.value, commerce: () => commerceConfig(env) };
   return ok(wire.response(tool.name, outcome.value, answered) as UcpPayload);
 }

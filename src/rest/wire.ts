@@ -8,6 +8,7 @@ import { RawJson } from "../lib/raw-json";
 import { isPlainObject } from "../lib/safe-json";
 import type { UcpPayload } from "../tools/types";
 import type { ProtocolError } from "../ucp/errors";
+import { productNotFound as envelopeFor } from "../ucp/product-not-found";
 
 export interface RestReply {
   readonly status: number;
@@ -34,20 +35,9 @@ export function payloadReply(payload: UcpPayload, creates: boolean): RestReply {
   return { status: creates && !failed ? 201 : 200, body: new RawJson(text), headers: {}, outcome };
 }
 
-/**
- * get_product's unknown id: MCP keeps seed 004's -32602 (docs/decisions.md, catalog), while
- * catalog/rest.md "Product Not Found" is a 200 error envelope with `not_found`, unrecoverable.
- * The tool only runs after negotiation, and the pipeline hands its errors the negotiated
- * envelope (`error.ucp`): the answer is in the request's version whichever it is.
- */
+/** get_product's unknown id: a 200 error envelope on REST in both versions (src/ucp/product-not-found.ts). */
 export function productNotFound(error: ProtocolError, tool: string): UcpPayload | undefined {
-  const id = error.data?.id;
-  if (tool !== "get_product" || error.rpcCode !== -32602 || error.message !== "Product not found") return undefined;
-  if (typeof id !== "string" || !error.ucp) return undefined;
-  return {
-    ucp: error.ucp,
-    messages: [{ type: "error", code: "not_found", content: `Product not found: ${id}`, severity: "unrecoverable" }],
-  };
+  return envelopeFor(error, tool) as UcpPayload | undefined;
 }
 
 /** The tool argument the body fills; its JSONPaths are rewritten to start at the body. */

@@ -5,6 +5,7 @@
  */
 import { RawJson } from "../../lib/raw-json";
 import { ok } from "../../lib/result";
+import { productNotFound } from "../product-not-found";
 import { CURRENT_VERSION } from "../versions";
 import { cartWire } from "./current-cart";
 import { catalogWire } from "./current-catalog";
@@ -30,4 +31,6 @@ export const current: WireVersion = {
     const value = payload instanceof RawJson ? (JSON.parse(payload.text) as Json) : { ...payload };
     return withPolicies(tool, rewrite ? rewrite(value, context) : value, context);
   },
+  // An unknown product is an application outcome at this version on MCP too (catalog/mcp.md).
+  error: (tool, error) => productNotFound(error, tool),
 };

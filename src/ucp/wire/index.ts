@@ -28,6 +28,11 @@ export interface WireVersion {
   ): Result<Record<string, unknown>, ProtocolError>;
   /** The model's payload as this version writes it. */
   response(tool: string, payload: WirePayload, context: WireContext): WirePayload;
+  /**
+   * A tool's protocol error (carrying the negotiated envelope) that this version answers as a
+   * payload instead; undefined keeps it an error.
+   */
+  error?(tool: string, error: ProtocolError): WirePayload | undefined;
 }
 
 const WIRES: Readonly<Record<UcpVersion, WireVersion>> = {
