@@ -64,7 +64,8 @@ export async function challengeAction(ctx: PageContext, token: string): Promise<
   if (!answered.ok) return failurePage(ctx, answered);
   const instrument = retryInstrument(ctx.config, answered.view);
   if (instrument) {
-    // The buyer paid on the checkout page: place the order now, exactly as that page would.
+    // The buyer paid on the checkout page, or the completion was accepted with a challenge
+    // Action: place the order now, exactly as the checkout page would.
     const args = { id: opened.id, checkout: { payment: { instruments: [instrument] } } };
     const placed = await callAsBuyer(ctx, "complete_checkout", args, { handoff: true, idempotencyKey: `${key}-pay` });
     // Anything but an order is shown where the buyer can act on it: the checkout page (an
