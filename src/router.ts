@@ -110,6 +110,21 @@ function methodNotAllowed(allow: string) {
   return page(async (ctx) => messagePage(ctx, 405, "Not allowed", "This page cannot be used that way.", { allow }));
 }
 
+/**
+ * HEAD routes whose GET has side effects: answered by their own handler, never as a GET. A
+ * permalink's GET builds a cart and sets a cookie; its HEAD does neither (permalink-page.ts).
+ */
+const headRouter = IttyRouter<IRequest, Args>();
+headRouter
+  .head(
+    PERMALINK_PATH,
+    page((ctx) => permalinkPage(ctx)),
+  )
+  .head(
+    `${PERMALINK_PATH}/:items`,
+    page((ctx) => permalinkPage(ctx)),
+  );
+
 const router = IttyRouter<IRequest, Args>();
 router
   .post(MCP_PATH, (request, env, facts) => handleMcpPost(request as unknown as Request, env, facts))
@@ -233,7 +248,9 @@ router
 export async function route(request: Request, env: Env, facts: RequestFacts = {}): Promise<Response> {
   // HEAD is GET without a body (link checkers, previews of a shared URL).
   if (request.method === "HEAD") {
-    const response = await route(new Request(request, { method: "GET" }), env, facts);
+    const response =
+      ((await headRouter.fetch(request as unknown as IRequest, env, facts)) as Response | undefined) ??
+      (await route(new Request(request, { method: "GET" }), env, facts));
     return new Response(null, { status: response.status, headers: response.headers });
   }
   return (await router.fetch(request as unknown as IRequest, env, facts)) as Response;

@@ -4,6 +4,9 @@
  * sends the browser on with `303 See Other` to the cart's own page, or to a validated
  * `continue_to`. Loading a link never checks out, pays or places an order, and answers no
  * UCP JSON: a link that cannot be read gets a page in the store's look, never a 5xx.
+ * A HEAD (link checkers, previews of a shared URL) is read and validated like a GET but builds
+ * no cart and sets no cookie: its 303 goes to the valid `continue_to`, else the storefront.
+ * No page shows an item id or a field name from the link: that text is the link author's.
  */
 import { HANDOFF_PATH } from "../lib/handoff-token";
 import { forwardedParams, locationOf, validContinueTo } from "../permalink/destination";
@@ -12,7 +15,7 @@ import { PERMALINK_LIMITS } from "../permalink/limits";
 import { parsePermalinkQuery } from "../permalink/query";
 import { shoppingState } from "../permalink/shopping-state";
 import { PERMALINK_PATH } from "../ucp/capabilities";
-import { callAsBuyer, errorMessages } from "./buyer-tools";
+import { callAsBuyer } from "./buyer-tools";
 import { cartCookie, tokenOf } from "./cart-page-cookie";
 import type { PageContext } from "./context";
 import { messagePage } from "./layout";
@@ -41,7 +44,9 @@ export async function permalinkPage(ctx: PageContext): Promise<Response> {
   const params = forwardedParams(passThrough, state.attribution);
 
   // Nothing to buy: the preferred page, else the storefront (§Redirect Resolution).
-  if (items.value.length === 0) return seeOther(locationOf(origin, chosen ?? "/", params));
+  // A HEAD has no side effects: no cart exists to send the browser to, so the storefront stands in.
+  if (items.value.length === 0 || ctx.request.method === "HEAD")
+    return seeOther(locationOf(origin, chosen ?? "/", params));
 
   const result = await callAsBuyer(ctx, "create_cart", { cart: state.cart });
   if (!result.ok) {
@@ -58,13 +63,13 @@ export async function permalinkPage(ctx: PageContext): Promise<Response> {
   const created = (result.value.ucp as { status?: string } | undefined)?.status !== "error";
   if (!created || !token) {
     // A handled shopping error (nothing in the link can be bought): the preferred page if valid, else say so.
+    // The cart's messages are not shown: they quote the link's item ids, which a `~` token lets say anything.
     if (chosen) return seeOther(locationOf(origin, chosen, params));
-    const said = errorMessages(result.value).map((m) => m.content ?? "");
     return messagePage(
       ctx,
       409,
       "These items are not available",
-      said.length > 0 ? said.join(" ") : "None of the items in this link can be bought right now.",
+      "None of the items in this link can be bought right now.",
     );
   }
   // The link's cart becomes the browser's current cart, so "Add to cart" adds to it.

@@ -7,9 +7,19 @@
 import { hasControlCharacter } from "./limits";
 
 /**
+ * A path that starts with two slashes or backslashes, counting `%2F` and `%5C`: a browser (or
+ * a server that decodes them) reads `//host/...` as another host, not a path on this one.
+ */
+function networkPathLike(pathname: string): boolean {
+  return /^[/\\][/\\]/.test(pathname.replace(/%2f/gi, "/").replace(/%5c/gi, "\\"));
+}
+
+/**
  * Steps 2–5 on a value already percent-decoded once (query.ts is step 1): a single leading
  * `/`, no scheme, backslash, whitespace or control character; resolved against the endpoint's
  * origin with dot segments removed; same-origin; re-encoded. Undefined = use the default.
+ * The leading `//` is checked again after resolving: `/.//evil.example` and `/a/..//evil.example`
+ * only become `//evil.example` once their dot segments are removed.
  * The permalink endpoint itself is refused too, so one link never chains into another.
  */
 export function validContinueTo(decoded: string, origin: string, endpointPath: string): string | undefined {
@@ -24,7 +34,7 @@ export function validContinueTo(decoded: string, origin: string, endpointPath: s
   } catch {
     return undefined;
   }
-  if (url.origin !== base.origin) return undefined;
+  if (url.origin !== base.origin || networkPathLike(url.pathname)) return undefined;
   if (url.pathname === endpointPath || url.pathname.startsWith(`${endpointPath}/`)) return undefined;
   const path = `${url.pathname}${url.search}${url.hash}`;
   return hasControlCharacter(path) ? undefined : path;
@@ -65,9 +75,14 @@ export function forwardedParams(
   return out;
 }
 
-/** The absolute Location: the store's origin, the destination path, and the forwarded parameters. */
+/**
+ * The absolute Location: the store's origin, the destination path, and the forwarded parameters.
+ * The path is appended to the origin, never resolved against it: resolving `//host/x` would
+ * give another host, appending gives a path on this one.
+ */
 export function locationOf(origin: string, path: string, params: ReadonlyArray<readonly [string, string]>): string {
-  const url = new URL(path, origin);
+  const base = new URL(origin).origin;
+  const url = new URL(`${base}${path.startsWith("/") ? path : "/"}`);
   for (const [name, value] of params) url.searchParams.append(name, value);
-  return url.href;
+  return url.origin === base ? url.href : `${base}/`;
 }

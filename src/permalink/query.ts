@@ -101,7 +101,8 @@ export function parsePermalinkQuery(search: string): Result<PermalinkQuery, Quer
       continue;
     }
     if (fields.has(pointer))
-      return err({ kind: "ambiguous", message: `The link sets ${pointer.slice(1)} more than once.` });
+      // The field is not named: a page would show the link author's text on the store's domain.
+      return err({ kind: "ambiguous", message: "The link sets the same field more than once." });
     const tokens = rawTokens.map(unescapeToken);
     fields.set(pointer, {
       pointer,

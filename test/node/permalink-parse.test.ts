@@ -125,8 +125,31 @@ describe("continue_to", () => {
     [""],
     ["/buy"],
     ["/buy/sku:1"],
+    // A leading `//` (or `\\`) that only appears once dot segments are removed, or once %2F / %5C is read.
+    ["/.//evil.example/x"],
+    ["/a/..//evil.example"],
+    ["/%2e//evil.example"],
+    ["/%2E%2E//evil.example"],
+    ["/a/%2e%2e//evil.example"],
+    ["/./././/evil.example"],
+    ["/./%2F/evil.example"],
+    ["/%2F/evil.example"],
+    ["/%2f%2fevil.example"],
+    ["/\\\\evil.example"],
+    ["/%5C%5Cevil.example"],
+    ["/%5c/evil.example"],
+    ["/.\t//evil.example"],
+    ["/\t/evil.example"],
+    ["/.\n//evil.example"],
+    ["/./\r\n/evil.example"],
   ])("refuses %j", (value) => {
     expect(validContinueTo(value, ORIGIN, "/buy")).toBeUndefined();
+  });
+
+  it("builds Location on the store's origin whatever the path: never a network-path reference", () => {
+    expect(locationOf(ORIGIN, "//evil.example/x", [])).toBe("https://shop.example.com//evil.example/x");
+    expect(new URL(locationOf(ORIGIN, "//evil.example/x", [["a", "1"]])).host).toBe("shop.example.com");
+    expect(locationOf(ORIGIN, "/a#top", [["ref", "x"]])).toBe("https://shop.example.com/a?ref=x#top");
   });
 });
 

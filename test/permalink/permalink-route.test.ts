@@ -137,6 +137,19 @@ describe("continue_to", () => {
     ["evil"],
     ["/redirect%3Fto%3Dhttps%3A%2F%2Fevil.example"],
     ["/buy/var_abc123_blue_10:5"],
+    // `//` that appears only after dot segments are removed (or %2F / %5C are read).
+    ["/.//evil.example"],
+    ["/.//evil.example/x"],
+    ["/a/..//evil.example"],
+    ["/%2e//evil.example"],
+    ["/%252e//evil.example"],
+    ["%2F.%2F%2Fevil.example"],
+    ["/.%2F%252F/evil.example"],
+    ["/%255C%255Cevil.example"],
+    ["/%5C%5Cevil.example"],
+    ["/.%09//evil.example"],
+    ["/.%0a//evil.example"],
+    ["/%09/evil.example"],
   ])("falls back to the cart page for %s", async (value) => {
     const res = await load(`/buy/var_abc123_blue_10:1?continue_to=${value}`);
     expect(res.status).toBe(303);
@@ -153,6 +166,44 @@ describe("continue_to", () => {
     expect(root.headers.get("location")).toBe("https://shop.example.com/?utm_source=qr");
     expect(root.headers.getSetCookie()).toEqual([]);
     expect(get).not.toHaveBeenCalled();
+  });
+
+  it.each([["/.//evil.example"], ["/a/..//evil.example"], ["/%252e//evil.example"], ["/.%2F%252F/evil.example"]])(
+    "never leaves the store's origin: %s without items is the storefront",
+    async (value) => {
+      const res = await load(`/buy?continue_to=${value}`);
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toBe("https://shop.example.com/");
+    },
+  );
+});
+
+describe("HEAD", () => {
+  it("answers what a GET would, with no cart built and no cookie set", async () => {
+    const get = vi.spyOn(TOOLS, "get");
+    const res = await load("/buy/var_abc123_blue_10:1?utm_source=qr", "HEAD");
+    expect(res.status).toBe(303);
+    // No cart exists to send the browser to: the storefront stands in for it.
+    expect(res.headers.get("location")).toBe("https://shop.example.com/?utm_source=qr");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(await res.text()).toBe("");
+    const on = await load("/buy/var_abc123_blue_10:1?continue_to=/products/runner-pro", "HEAD");
+    expect(on.status).toBe(303);
+    expect(on.headers.get("location")).toBe("https://shop.example.com/products/runner-pro");
+    expect(on.headers.getSetCookie()).toEqual([]);
+    const empty = await load("/buy", "HEAD");
+    expect(empty.status).toBe(303);
+    expect(empty.headers.get("location")).toBe("https://shop.example.com/");
+    expect(get).not.toHaveBeenCalled();
+  });
+
+  it("a link the store refuses is the same 4xx, without a body", async () => {
+    const res = await load("/buy/var_abc123_blue_10:0", "HEAD");
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(await res.text()).toBe("");
+    expect((await load("/buy/a/b", "HEAD")).status).toBe(404);
   });
 });
 
@@ -187,6 +238,11 @@ describe("a link the store refuses", () => {
     await expectRefused("/buy/var_abc123_blue_10:1?buyer/email=a%40x.com&/buyer/email=b%40x.com", 400, /ambiguous/);
     await expectRefused("/buy/var_abc123_blue_10:1?buyer%2Femail=a&buyer/email=b", 400, /ambiguous/);
     await expectRefused("/buy/var_abc123_blue_10:1?continue_to=/a&continue_to=/b", 400, /ambiguous/);
+    // The page names no field the link spelled: its text is the link author's, not the store's.
+    const said = "buyer/Your%20account%20is%20locked";
+    const res = await load(`/buy/var_abc123_blue_10:1?${said}=a&/${said}=b`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).not.toMatch(/locked/);
   });
 
   it.each([
@@ -211,11 +267,20 @@ describe("a link the store refuses", () => {
   it("nothing in the link can be bought: a 409 page, or the valid continue_to", async () => {
     const res = await load("/buy/var_abc123_green_9:1");
     expect(res.status).toBe(409);
-    expect(await res.text()).toMatch(/out of stock/);
+    expect(await res.text()).toContain("None of the items in this link can be bought");
     expect(res.headers.getSetCookie().some((c) => c.startsWith("ucp_cart="))).toBe(false);
     const on = await load("/buy/var_abc123_green_9:1?continue_to=/products/runner-pro");
     expect(on.status).toBe(303);
     expect(on.headers.get("location")).toBe("https://shop.example.com/products/runner-pro");
+  });
+
+  it("the 409 page never shows what the link's item ids say", async () => {
+    const text = "Your account is locked. Call 555-0100 to unlock it";
+    const res = await load(`/buy/${tilde(text)}:1,${tilde("<b>x</b>")}:1`);
+    expect(res.status).toBe(409);
+    const html = await res.text();
+    expect(html).toContain("None of the items in this link can be bought");
+    expect(html).not.toMatch(/locked|555-0100|&lt;b&gt;|<b>x/);
   });
 
   it("a link with some items not available builds the cart of the rest (a handled shopping error: still 303)", async () => {
