@@ -52,6 +52,15 @@ export async function derivedId(prefix: string, secret: string, platform: string
   return encode(prefix, secret, new Uint8Array(mac).slice(0, ID_BYTES));
 }
 
+/**
+ * HMAC-SHA-256 of `text` under the store's secret, hex: a fingerprint of a value that must
+ * not be recoverable from its digest (a card number has too little entropy for a plain hash).
+ */
+export async function keyedDigest(secret: string, text: string): Promise<string> {
+  const mac = await crypto.subtle.sign("HMAC", await hmacKey(secret), new TextEncoder().encode(`digest:${text}`));
+  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** Ids already verified in this isolate (the check is an HMAC; agents re-use ids a lot). */
 const verified = new Lru<string, true>(10_000);
 

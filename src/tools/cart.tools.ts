@@ -40,7 +40,7 @@ export const createCart = defineTool({
       ctx,
       cartId,
       priced,
-      key && (await ledgerEntry("create_cart", key, cartId, cart)),
+      key && (await ledgerEntry("create_cart", key, cartId, cart, ctx.config.idSecret)),
     );
     return reply(ctx, () => ctx.env.CART.getByName(cartId).create(command));
   },
@@ -75,7 +75,7 @@ export const updateCart = defineTool({
     if (!(await isIssuedId("cart", ctx.config.idSecret, id))) return ok(notFound(ctx));
     const priced = await priceCart(cart, ctx);
     const key = ctx.meta.idempotencyKey;
-    const command = await cartCommand(ctx, id, priced, key && (await ledgerEntry("update_cart", key, id, cart)));
+    const command = await cartCommand(ctx, id, priced, key && (await ledgerEntry("update_cart", key, id, cart, ctx.config.idSecret)));
     return reply(ctx, () => ctx.env.CART.getByName(id).update(command));
   },
 });
@@ -95,7 +95,7 @@ export const cancelCart = defineTool({
       envelope: ctx.envelope(),
       continueUrl: await continueUrl(ctx, "cart", id),
       caller: callerOf(ctx),
-      idempotency: await ledgerEntry("cancel_cart", key, id, null),
+      idempotency: await ledgerEntry("cancel_cart", key, id, null, ctx.config.idSecret),
     };
     return reply(ctx, () => ctx.env.CART.getByName(id).cancel(command));
   },

@@ -64,7 +64,7 @@ export const createCheckout = defineTool({
         ctx,
         id,
         input,
-        key && (await ledgerEntry("create_checkout", key, id, sentCheckout(args, checkout))),
+        key && (await ledgerEntry("create_checkout", key, id, sentCheckout(args, checkout), ctx.config.idSecret)),
       )),
       ownerWebhookUrl: orderWebhookUrl(ctx),
       ownerWebhookVersion: ctx.negotiated.version,
@@ -116,7 +116,7 @@ export const updateCheckout = defineTool({
       ctx,
       id,
       input,
-      key && (await ledgerEntry("update_checkout", key, id, sentCheckout(args, checkout))),
+      key && (await ledgerEntry("update_checkout", key, id, sentCheckout(args, checkout), ctx.config.idSecret)),
     );
     return reply(ctx, () => stub(ctx, id).update(command));
   },
@@ -136,7 +136,7 @@ export const completeCheckout = defineTool({
     if (wrongType) return err(wrongType);
     if (!(await isIssuedId("chk", ctx.config.idSecret, id))) return ok(notFound(ctx));
     const key = ctx.meta.idempotencyKey ?? "";
-    const idempotency = await ledgerEntry("complete_checkout", key, id, sentCheckout(args, checkout));
+    const idempotency = await ledgerEntry("complete_checkout", key, id, sentCheckout(args, checkout), ctx.config.idSecret);
     const processor = processorFor(ctx.config);
     const shown = await view(ctx, id);
     if (!processor) return reply(ctx, () => paymentsNotConfigured(stub(ctx, id), shown));
@@ -166,7 +166,7 @@ export const cancelCheckout = defineTool({
   output: CheckoutSchema,
   async run({ id }, ctx) {
     if (!(await isIssuedId("chk", ctx.config.idSecret, id))) return ok(notFound(ctx));
-    const idempotency = await ledgerEntry("cancel_checkout", ctx.meta.idempotencyKey ?? "", id, null);
+    const idempotency = await ledgerEntry("cancel_checkout", ctx.meta.idempotencyKey ?? "", id, null, ctx.config.idSecret);
     const shown = await view(ctx, id);
     return reply(ctx, () => stub(ctx, id).cancel({ ...shown, idempotency }));
   },

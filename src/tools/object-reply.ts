@@ -5,6 +5,7 @@
 import type { Caller } from "../../durable-objects/shared/owner";
 import { canonicalJson, sha256Hex } from "../lib/canonical-json";
 import { type HandoffKind, handoffUrl } from "../lib/handoff-token";
+import { keyedDigest } from "../lib/ids";
 import { callObject } from "../lib/object-call";
 import { RawJson } from "../lib/raw-json";
 import { err, ok, type Result } from "../lib/result";
@@ -40,9 +41,27 @@ export function continueUrl(ctx: ToolContext, kind: Exclude<HandoffKind, "order"
   return handoffUrl(ctx.config.origin, ctx.config.idSecret, kind, id, ctx.now);
 }
 
-/** Scoped by operation; the fingerprint covers the target id and the payload, not meta. */
-export async function ledgerEntry(op: string, key: string, id: string, payload: unknown) {
-  return { key: `${op}:${key}`, hash: await sha256Hex(canonicalJson({ op, id, payload })) };
+/**
+ * Scoped by operation; the fingerprint covers the target id and the payload, not meta. A
+ * payment credential in the payload (a PAN, a token) enters it only as a keyed digest: the
+ * stored hash must not be a plain SHA-256 over a card number, which could be searched for.
+ */
+export async function ledgerEntry(op: string, key: string, id: string, payload: unknown, secret: string) {
+  const sealed = await sealCredentials(payload, secret);
+  return { key: `${op}:${key}`, hash: await sha256Hex(canonicalJson({ op, id, payload: sealed })) };
+}
+
+async function sealCredentials(value: unknown, secret: string): Promise<unknown> {
+  if (Array.isArray(value)) return Promise.all(value.map((v) => sealCredentials(v, secret)));
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [name, inner] of Object.entries(value)) {
+    out[name] =
+      name === "credential" && inner !== null && typeof inner === "object"
+        ? { sealed: await keyedDigest(secret, canonicalJson(inner)) }
+        : await sealCredentials(inner, secret);
+  }
+  return out;
 }
 
 /**

@@ -48,7 +48,7 @@ export async function answerVerification(
   if (!current.ok) return current;
   // Whether it is still pending is the object's call: a resubmitted form must replay.
   if (!testChallenge(session.config, current.view)) return { ok: false, reason: "not_answerable" };
-  const idempotency = await ledgerEntry("verify_payment", key, session.checkoutId, { passed });
+  const idempotency = await ledgerEntry("verify_payment", key, session.checkoutId, { passed }, session.config.idSecret);
   return answer(() => stub(session).verify({ caller: buyer(session.config), idempotency, passed }));
 }
 
