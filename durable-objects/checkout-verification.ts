@@ -17,7 +17,7 @@ import {
   verificationRequested,
 } from "../src/checkout/payment-verification";
 import type { AttemptSource, AttemptStart } from "./checkout-completion";
-import { type Caller, ownerProfile } from "./shared/owner";
+import { type Caller, ownerProfile, recordedOwner } from "./shared/owner";
 import { hasTable } from "./shared/schema";
 
 const VERIFICATION_SCHEMA = `CREATE TABLE IF NOT EXISTS payment_verification (
@@ -37,6 +37,8 @@ export interface VerificationView {
   /** With `action`, the page is that Action's surface (action.ready, then action.done or action.error). */
   readonly verification?: Omit<PaymentVerification, "id" | "instrumentPath">;
   readonly owner?: string;
+  /** The owner proved who it is (signature or API key): only then may its origin frame our pages. */
+  readonly ownerAuthenticated?: boolean;
 }
 
 export function loadVerification(sql: SqlStorage): PaymentVerification | undefined {
@@ -122,11 +124,11 @@ export function noteVerification(
 
 export function verificationView(sql: SqlStorage, checkout: CheckoutState): VerificationView {
   const verification = loadVerification(sql);
-  const owner = ownerProfile(sql);
+  const owner = recordedOwner(sql);
   return {
     checkout: { status: checkout.status, ...(checkout.order ? { order: checkout.order } : {}) },
     ...(verification ? { verification: withoutReferences(verification) } : {}),
-    ...(owner ? { owner } : {}),
+    ...(owner ? { owner: owner.profile, ...(owner.authenticated ? { ownerAuthenticated: true } : {}) } : {}),
   };
 }
 

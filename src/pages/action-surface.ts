@@ -29,7 +29,10 @@ export interface ActionSurface {
 /** The page is a surface when its verification was asked as an Action. */
 export function actionSurface(view: VerificationView): ActionSurface | undefined {
   const action = view.verification?.action;
-  return action ? { id: action.id, version: action.version, origin: originOf(view.owner) } : undefined;
+  // An anonymous owner names any profile URL it likes: its origin is no platform the store trusts
+  // (DESIGN.md trust model), so its surface is not framed and posts to no one.
+  const origin = view.ownerAuthenticated === true ? originOf(view.owner) : undefined;
+  return action ? { id: action.id, version: action.version, origin } : undefined;
 }
 
 /** The element the script reads (ids and origin as data, never spliced into script text). */

@@ -12,7 +12,7 @@ import type { OrderObject } from "../../durable-objects/order-object";
 import { testProcessor } from "../../src/payment/processor";
 import { checkoutOut } from "../../src/ucp/wire/current-checkout";
 import { ADDRESS, checkoutCall, type Json, pay, tool, withoutTestModeNote } from "../helpers/checkout";
-import { PROFILES } from "../helpers/mcp";
+import { type PostOptions, PROFILES } from "../helpers/mcp";
 import { CURRENT, validateComposed } from "../helpers/official-schema-current";
 import { getPage, pathOf, submit } from "../helpers/pages";
 import { rest } from "../rest/rest-client";
@@ -22,6 +22,8 @@ const AUTH = `${PROFILES}/v2026-08-25/payment-auth.json`;
 const LEGACY = `${PROFILES}/full.json`;
 const CHECKOUT = "dev.ucp.shopping.checkout";
 const CHALLENGE = "dev.ucp.payment.three_ds_challenge";
+/** Every call signed: a session an authenticated platform made answers only that platform. */
+const SIGNED: PostOptions = { signed: true };
 const PURPOSES = [
   "dev.ucp.consent.analytics",
   "dev.ucp.consent.marketing",
@@ -39,8 +41,14 @@ function current(payload: Json): Json {
   return withoutTestModeNote(payload);
 }
 
-async function mcp(name: string, args: Record<string, unknown>, profile: string, key?: string): Promise<Json> {
-  const reply = await tool(name, args, key, profile);
+async function mcp(
+  name: string,
+  args: Record<string, unknown>,
+  profile: string,
+  key?: string,
+  options: PostOptions = {},
+): Promise<Json> {
+  const reply = await tool(name, args, key, profile, options);
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   expect(reply.body.error, JSON.stringify(reply.body.error)).toBeUndefined();
   return reply.body.result.structuredContent;
@@ -265,10 +273,10 @@ function twoInstruments(): Json {
   };
 }
 
-async function readyAt(profile: string): Promise<Json> {
+async function readyAt(profile: string, options: PostOptions = {}): Promise<Json> {
   const fulfillment = { methods: [{ type: "shipping", destinations: [ADDRESS] }] };
   const checkout = { line_items: lines, buyer: { email: "jane@example.com" }, fulfillment };
-  const reply = await mcp("create_checkout", { checkout }, profile);
+  const reply = await mcp("create_checkout", { checkout }, profile, undefined, options);
   expect(reply.status, JSON.stringify(reply.messages)).toBe("ready_for_complete");
   return reply;
 }
@@ -332,7 +340,8 @@ describe("3-D Secure", { timeout: 30_000 }, () => {
     mcp("complete_checkout", { id, checkout: pay("requires_3ds_token") }, profile, crypto.randomUUID());
 
   it("with payment_authentication: a three_ds_challenge Action on complete_in_progress, the checkout frozen, then completed once", async () => {
-    const checkout = await readyAt(AUTH);
+    // Created signed: only an authenticated owner's origin may frame the surface.
+    const checkout = await readyAt(AUTH, { signed: true });
     const charge = vi.spyOn(testProcessor, "charge");
     const accepted = current(await complete3ds(checkout.id, AUTH));
     expect(accepted.ucp.capabilities["dev.ucp.shopping.payment_authentication"]).toBeDefined();
@@ -350,7 +359,13 @@ describe("3-D Secure", { timeout: 30_000 }, () => {
 
     // CK2: an update while the completion is accepted changes nothing and says so.
     const frozen = current(
-      await mcp("update_checkout", { id: checkout.id, checkout: { line_items: [{ ...lines[0], quantity: 3 }] } }, AUTH),
+      await mcp(
+        "update_checkout",
+        { id: checkout.id, checkout: { line_items: [{ ...lines[0], quantity: 3 }] } },
+        AUTH,
+        undefined,
+        SIGNED,
+      ),
     );
     expect(frozen.status).toBe("complete_in_progress");
     expect(frozen.line_items[0].quantity).toBe(1);
@@ -375,7 +390,7 @@ describe("3-D Secure", { timeout: 30_000 }, () => {
     expect(done.html).toContain('data-phase="done"');
 
     // The store placed the order from its own state: the platform only reads.
-    const read = current(await mcp("get_checkout", { id: checkout.id }, AUTH));
+    const read = current(await mcp("get_checkout", { id: checkout.id }, AUTH, undefined, SIGNED));
     expect(read.status).toBe("completed");
     expect(read.actions).toBeUndefined();
     expect(read.order.id).toMatch(/\S/);
@@ -384,17 +399,27 @@ describe("3-D Secure", { timeout: 30_000 }, () => {
   });
 
   it("framed, the store's cookie is withheld: the form's occurrence MAC stands in for it, a forged one does not", async () => {
-    const checkout = await readyAt(AUTH);
+    const checkout = await readyAt(AUTH, { signed: true });
     const accepted = current(await complete3ds(checkout.id, AUTH));
     const path = pathOf(accepted.actions[CHALLENGE][0].config.url);
     const form = /<form\b[\s\S]*?<\/form>/.exec((await getPage(path, {})).html)?.[0] ?? "";
     expect(form).toContain('name="_surface"');
     const forged = await submit(path, form, { outcome: "pass", _surface: "x".repeat(40) }, {});
     expect(forged.status).toBe(403);
-    expect(current(await mcp("get_checkout", { id: checkout.id }, AUTH)).status).toBe("complete_in_progress");
+    expect(current(await mcp("get_checkout", { id: checkout.id }, AUTH, undefined, SIGNED)).status).toBe(
+      "complete_in_progress",
+    );
     // A browser in another site's frame sends no SameSite=Lax cookie: the page's own proof is enough.
     expect((await submit(path, form, { outcome: "pass" }, {})).status).toBe(303);
-    expect(current(await mcp("get_checkout", { id: checkout.id }, AUTH)).status).toBe("completed");
+    expect(current(await mcp("get_checkout", { id: checkout.id }, AUTH, undefined, SIGNED)).status).toBe("completed");
+  });
+
+  it("an anonymous owner's origin may not frame the surface: it names any profile URL it likes (from a review)", async () => {
+    const checkout = await readyAt(AUTH);
+    const accepted = current(await complete3ds(checkout.id, AUTH));
+    const page = await getPage(pathOf(accepted.actions[CHALLENGE][0].config.url), {});
+    expect(page.res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(page.html).toContain('data-origin=""');
   });
 
   it("a failed challenge removes the Action and leaves the checkout open with payment_failed", async () => {

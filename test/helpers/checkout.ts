@@ -1,6 +1,6 @@
 /** Checkout calls for tests: tools/call with meta (and an idempotency key when given). */
 import { expect } from "vitest";
-import { FULL_PROFILE, meta, rpc } from "./mcp";
+import { FULL_PROFILE, meta, type PostOptions, rpc } from "./mcp";
 import { validateCheckout } from "./official-schema";
 
 // biome-ignore lint/suspicious/noExplicitAny: -- payloads are inspected structurally
@@ -14,9 +14,15 @@ export const ADDRESS = {
   address_country: "US",
 };
 
-export async function tool(name: string, args: Record<string, unknown>, key?: string, profile = FULL_PROFILE) {
+export async function tool(
+  name: string,
+  args: Record<string, unknown>,
+  key?: string,
+  profile = FULL_PROFILE,
+  options: PostOptions = {},
+) {
   const extra = key ? { "idempotency-key": key } : {};
-  return rpc("tools/call", { name, arguments: { meta: meta(profile, extra), ...args } });
+  return rpc("tools/call", { name, arguments: { meta: meta(profile, extra), ...args } }, undefined, options);
 }
 
 /** A successful tool call's payload, validated as a checkout (with extensions). */

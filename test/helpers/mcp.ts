@@ -25,6 +25,8 @@ export interface RpcReply {
 export interface PostOptions {
   /** Send closed-tier calls unsigned, as an anonymous agent. */
   readonly anonymous?: boolean;
+  /** Sign every tool call, not only the closed-tier ones: the session then has an authenticated owner. */
+  readonly signed?: boolean;
 }
 
 const SIGNED_TOOLS = new Set(["complete_checkout", "get_order"]);
@@ -45,7 +47,7 @@ export async function post(
     "cf-connecting-ip": CLIENT_IP,
     ...headers,
   });
-  const profile = options.anonymous ? undefined : closedTierProfile(body);
+  const profile = options.anonymous ? undefined : closedTierProfile(body, options.signed === true);
   if (profile && !sent.has("signature") && !sent.has("authorization")) {
     if (!sent.has("ucp-agent")) sent.set("ucp-agent", `profile="${profile}"`);
     // A signed complete/cancel covers its key (src/pipeline/idempotency-key.ts), as a real platform sends it.
@@ -69,11 +71,11 @@ export function platformKey(): Promise<SigningKey> {
 }
 
 /** The profile a closed-tier call acts for (tools/call or the direct-method form), if any. */
-function closedTierProfile(body: unknown): string | undefined {
+function closedTierProfile(body: unknown, everyTool = false): string | undefined {
   if (!isPlainObject(body) || !isPlainObject(body.params)) return undefined;
   const { method, params } = body;
   const tool = method === "tools/call" ? params.name : method;
-  if (typeof tool !== "string" || !SIGNED_TOOLS.has(tool)) return undefined;
+  if (typeof tool !== "string" || !(everyTool || SIGNED_TOOLS.has(tool))) return undefined;
   const args = method === "tools/call" ? params.arguments : params;
   const carriers = [
     isPlainObject(args) ? args.meta : undefined,
@@ -99,8 +101,13 @@ function metaKey(body: unknown): string | undefined {
 
 let nextId = 1;
 
-export function rpc(method: string, params?: unknown, headers?: Record<string, string>): Promise<RpcReply> {
-  return post({ jsonrpc: "2.0", id: nextId++, method, ...(params === undefined ? {} : { params }) }, headers);
+export function rpc(
+  method: string,
+  params?: unknown,
+  headers?: Record<string, string>,
+  options: PostOptions = {},
+): Promise<RpcReply> {
+  return post({ jsonrpc: "2.0", id: nextId++, method, ...(params === undefined ? {} : { params }) }, headers, options);
 }
 
 export function meta(profile = FULL_PROFILE, extra: Record<string, unknown> = {}) {
