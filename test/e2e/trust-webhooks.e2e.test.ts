@@ -227,8 +227,9 @@ describe("a signing platform, order webhooks and signed responses", () => {
     expect(created.id).toBe(orderId);
     expect(created.fulfillment.events).toEqual([]);
     expect(update.fulfillment.events).toMatchObject([{ type: "shipped", carrier: "UPS" }]);
-    // The origin actually served (npm start on a free port), not wrangler.toml's localhost:8787.
-    expect(ok[0]?.headers["ucp-agent"]).toBe(`profile="${base()}/.well-known/ucp"`);
+    // The origin actually served (npm start on a free port), not wrangler.toml's localhost:8787;
+    // and our profile of the platform's version (2026-04-08: the leaf, which carries signing_keys).
+    expect(ok[0]?.headers["ucp-agent"]).toBe(`profile="${base()}/.well-known/ucp-profiles/2026-04-08"`);
     // At-least-once, deduplicated by the receiver: every Webhook-Id succeeded exactly once.
     const successes = new Map<string, number>();
     for (const d of ok) successes.set(d.id, (successes.get(d.id) ?? 0) + 1);
