@@ -75,7 +75,12 @@ export const updateCart = defineTool({
     if (!(await isIssuedId("cart", ctx.config.idSecret, id))) return ok(notFound(ctx));
     const priced = await priceCart(cart, ctx);
     const key = ctx.meta.idempotencyKey;
-    const command = await cartCommand(ctx, id, priced, key && (await ledgerEntry("update_cart", key, id, cart, ctx.config.idSecret)));
+    const command = await cartCommand(
+      ctx,
+      id,
+      priced,
+      key && (await ledgerEntry("update_cart", key, id, cart, ctx.config.idSecret)),
+    );
     return reply(ctx, () => ctx.env.CART.getByName(id).update(command));
   },
 });

@@ -136,7 +136,13 @@ export const completeCheckout = defineTool({
     if (wrongType) return err(wrongType);
     if (!(await isIssuedId("chk", ctx.config.idSecret, id))) return ok(notFound(ctx));
     const key = ctx.meta.idempotencyKey ?? "";
-    const idempotency = await ledgerEntry("complete_checkout", key, id, sentCheckout(args, checkout), ctx.config.idSecret);
+    const idempotency = await ledgerEntry(
+      "complete_checkout",
+      key,
+      id,
+      sentCheckout(args, checkout),
+      ctx.config.idSecret,
+    );
     const processor = processorFor(ctx.config);
     const shown = await view(ctx, id);
     if (!processor) return reply(ctx, () => paymentsNotConfigured(stub(ctx, id), shown));
@@ -166,7 +172,13 @@ export const cancelCheckout = defineTool({
   output: CheckoutSchema,
   async run({ id }, ctx) {
     if (!(await isIssuedId("chk", ctx.config.idSecret, id))) return ok(notFound(ctx));
-    const idempotency = await ledgerEntry("cancel_checkout", ctx.meta.idempotencyKey ?? "", id, null, ctx.config.idSecret);
+    const idempotency = await ledgerEntry(
+      "cancel_checkout",
+      ctx.meta.idempotencyKey ?? "",
+      id,
+      null,
+      ctx.config.idSecret,
+    );
     const shown = await view(ctx, id);
     return reply(ctx, () => stub(ctx, id).cancel({ ...shown, idempotency }));
   },
