@@ -35,97 +35,96 @@ export interface CapabilityEntry {
 
 export type CapabilityRegistry = Readonly<Record<string, readonly CapabilityEntry[]>>;
 
-/** 2026-04-08: `spec` and `schema` on every entry, as that version requires. */
-function legacyRegistry(): CapabilityRegistry {
-  const v = LEGACY_VERSION;
-  const spec = (page: string) => `https://ucp.dev/${v}/specification/${page}`;
-  const schema = (file: string) => `https://ucp.dev/${v}/schemas/shopping/${file}.json`;
-  return {
-    [CAPABILITY.catalogSearch]: [{ version: v, spec: spec("catalog/search"), schema: schema("catalog_search") }],
-    [CAPABILITY.catalogLookup]: [{ version: v, spec: spec("catalog/lookup"), schema: schema("catalog_lookup") }],
-    [CAPABILITY.cart]: [{ version: v, spec: spec("cart"), schema: schema("cart") }],
-    [CAPABILITY.checkout]: [{ version: v, spec: spec("checkout"), schema: schema("checkout") }],
-    [CAPABILITY.order]: [{ version: v, spec: spec("order"), schema: schema("order") }],
-    [CAPABILITY.fulfillment]: [
-      {
-        version: v,
-        spec: spec("fulfillment"),
-        schema: schema("fulfillment"),
-        extends: CAPABILITY.checkout,
-        config: { allows_multi_destination: { shipping: false } },
-      },
-    ],
-    [CAPABILITY.discount]: [
-      {
-        version: v,
-        spec: spec("discount"),
-        schema: schema("discount"),
-        extends: [CAPABILITY.checkout, CAPABILITY.cart],
-      },
-    ],
-    [CAPABILITY.buyerConsent]: [
-      { version: v, spec: spec("buyer-consent"), schema: schema("buyer_consent"), extends: CAPABILITY.checkout },
-    ],
-  };
-}
-
-/**
- * 2026-08-25: `schema` is what the version requires (capability.json business_schema); `spec`
- * is kept because agents read it. Doc paths moved under shopping/ (#723).
- */
-function currentRegistry(): CapabilityRegistry {
-  const v = CURRENT_VERSION;
-  const spec = (page: string) => `https://ucp.dev/${v}/specification/${page}`;
-  const schema = (file: string) => `https://ucp.dev/${v}/schemas/shopping/${file}.json`;
-  return {
-    [CAPABILITY.catalogSearch]: [
-      { version: v, spec: spec("shopping/catalog/search"), schema: schema("catalog_search") },
-    ],
-    [CAPABILITY.catalogLookup]: [
-      { version: v, spec: spec("shopping/catalog/lookup"), schema: schema("catalog_lookup") },
-    ],
-    [CAPABILITY.cart]: [{ version: v, spec: spec("shopping/cart"), schema: schema("cart") }],
-    [CAPABILITY.checkout]: [{ version: v, spec: spec("shopping/checkout"), schema: schema("checkout") }],
-    [CAPABILITY.order]: [{ version: v, spec: spec("shopping/order"), schema: schema("order") }],
-    [CAPABILITY.fulfillment]: [
-      {
-        version: v,
-        spec: spec("fulfillment"),
-        schema: schema("fulfillment"),
-        extends: [CAPABILITY.checkout, CAPABILITY.catalogSearch, CAPABILITY.catalogLookup],
-        // One shipping destination per checkout: no method type is listed for several.
-        config: { multi_destination: [] },
-      },
-    ],
-    [CAPABILITY.discount]: [
-      {
-        version: v,
-        spec: spec("discount"),
-        schema: schema("discount"),
-        extends: [CAPABILITY.checkout, CAPABILITY.cart],
-      },
-    ],
-    [CAPABILITY.buyerConsent]: [
-      { version: v, spec: spec("buyer-consent"), schema: schema("buyer_consent"), extends: CAPABILITY.checkout },
-    ],
-    [CAPABILITY.paymentAuthentication]: [
-      {
-        version: v,
-        spec: spec("payment/authentication"),
-        schema: schema("payment_authentication"),
-        extends: CAPABILITY.checkout,
-      },
-    ],
-    // The browser route of src/pages/permalink-page.ts; businessCapabilitiesAt() makes the endpoint absolute.
-    [PERMALINK]: [
-      { version: v, spec: spec("permalink"), schema: schema("permalink"), config: { endpoint: PERMALINK_PATH } },
-    ],
-  };
-}
-
 /** dev.ucp.shopping.permalink (2026-08-25 only) and the path of its endpoint on the store's origin. */
 export const PERMALINK = "dev.ucp.shopping.permalink";
 export const PERMALINK_PATH = "/buy";
+
+const V1 = LEGACY_VERSION;
+const V2 = CURRENT_VERSION;
+
+/**
+ * One row per capability: its schema file, and per version the spec page (absent: not offered
+ * at that version), `extends` and `config`. 2026-04-08 requires `spec` and `schema` on every
+ * entry; 2026-08-25 requires `schema` (capability.json business_schema) and its doc paths
+ * moved under shopping/ (#723); `spec` is kept because agents read it.
+ */
+interface Offer {
+  readonly name: string;
+  readonly schema: string;
+  readonly page: Partial<Record<UcpVersion, string>>;
+  readonly extends?: Partial<Record<UcpVersion, string | readonly string[]>>;
+  readonly config?: Partial<Record<UcpVersion, Readonly<Record<string, unknown>>>>;
+}
+
+const both = <T>(value: T): Record<UcpVersion, T> => ({ [V1]: value, [V2]: value });
+
+const OFFERS: readonly Offer[] = [
+  {
+    name: CAPABILITY.catalogSearch,
+    schema: "catalog_search",
+    page: { [V1]: "catalog/search", [V2]: "shopping/catalog/search" },
+  },
+  {
+    name: CAPABILITY.catalogLookup,
+    schema: "catalog_lookup",
+    page: { [V1]: "catalog/lookup", [V2]: "shopping/catalog/lookup" },
+  },
+  { name: CAPABILITY.cart, schema: "cart", page: { [V1]: "cart", [V2]: "shopping/cart" } },
+  { name: CAPABILITY.checkout, schema: "checkout", page: { [V1]: "checkout", [V2]: "shopping/checkout" } },
+  { name: CAPABILITY.order, schema: "order", page: { [V1]: "order", [V2]: "shopping/order" } },
+  {
+    name: CAPABILITY.fulfillment,
+    schema: "fulfillment",
+    page: both("fulfillment"),
+    // 2026-08-25 also extends catalog (fulfillment options on search and lookup results).
+    extends: {
+      [V1]: CAPABILITY.checkout,
+      [V2]: [CAPABILITY.checkout, CAPABILITY.catalogSearch, CAPABILITY.catalogLookup],
+    },
+    // One shipping destination per checkout, in each version's words.
+    config: { [V1]: { allows_multi_destination: { shipping: false } }, [V2]: { multi_destination: [] } },
+  },
+  {
+    name: CAPABILITY.discount,
+    schema: "discount",
+    page: both("discount"),
+    extends: both([CAPABILITY.checkout, CAPABILITY.cart]),
+  },
+  {
+    name: CAPABILITY.buyerConsent,
+    schema: "buyer_consent",
+    page: both("buyer-consent"),
+    extends: both(CAPABILITY.checkout),
+  },
+  {
+    name: CAPABILITY.paymentAuthentication,
+    schema: "payment_authentication",
+    page: { [V2]: "payment/authentication" },
+    extends: { [V2]: CAPABILITY.checkout },
+  },
+  // The browser route of src/pages/permalink-page.ts; businessCapabilitiesAt() makes the endpoint absolute.
+  { name: PERMALINK, schema: "permalink", page: { [V2]: "permalink" }, config: { [V2]: { endpoint: PERMALINK_PATH } } },
+];
+
+function registryAt(version: UcpVersion): CapabilityRegistry {
+  const registry: Record<string, CapabilityEntry[]> = {};
+  for (const offer of OFFERS) {
+    const page = offer.page[version];
+    if (page === undefined) continue;
+    const parents = offer.extends?.[version];
+    const config = offer.config?.[version];
+    registry[offer.name] = [
+      {
+        version,
+        spec: `https://ucp.dev/${version}/specification/${page}`,
+        schema: `https://ucp.dev/${version}/schemas/shopping/${offer.schema}.json`,
+        ...(parents === undefined ? {} : { extends: parents }),
+        ...(config === undefined ? {} : { config }),
+      },
+    ];
+  }
+  return registry;
+}
 
 /**
  * The registry as a profile publishes it for a store at `origin`: the permalink endpoint made
@@ -142,8 +141,8 @@ export function businessCapabilitiesAt(version: UcpVersion, origin: string): Cap
 }
 
 const REGISTRIES: Readonly<Record<UcpVersion, CapabilityRegistry>> = {
-  [CURRENT_VERSION]: currentRegistry(),
-  [LEGACY_VERSION]: legacyRegistry(),
+  [CURRENT_VERSION]: registryAt(CURRENT_VERSION),
+  [LEGACY_VERSION]: registryAt(LEGACY_VERSION),
 };
 
 /** Our business capabilities at one protocol version. */
