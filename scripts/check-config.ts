@@ -10,6 +10,7 @@
  */
 import path from "node:path";
 import { EMAIL_NOT_CONFIGURED, emailSetup } from "../src/notify/email-config";
+import { stripeVarProblems, stripeVarWarnings } from "../src/payment/stripe-vars";
 import { CliError } from "./lib/cli-error";
 import { devVars, emailNotice } from "./lib/dev-launch";
 import { checkedStore, storeArgs } from "./lib/store-args";
@@ -33,6 +34,16 @@ else {
   }
   console.log(emailNotice(email));
 }
+
+// Stripe (docs/payments.md "Connect Stripe"): its keys are secrets; locally .dev.vars holds them.
+const stripeVars = deploying ? vars : devVars(args.configPath, args.env);
+const stripeWhere = deploying ? "[vars]" : "[vars] and .dev.vars";
+const stripeProblems = stripeVarProblems(stripeVars).filter((p) => !stripeVarProblems(vars).includes(p));
+for (const p of stripeProblems) console.error(`error: [${stripeWhere}] ${p}`);
+if (stripeProblems.length > 0) throw new CliError(`Stripe is misconfigured in ${store}; fix it and run again`);
+for (const w of stripeVarWarnings(stripeVars)) console.warn(`warning: ${w}`);
+if (deploying && (vars.STRIPE_PUBLISHABLE_KEY || vars.STRIPE_PROFILE_ID || vars.GOOGLE_PAY_ENVIRONMENT))
+  console.log("note: STRIPE_SECRET_KEY is a secret this check cannot read: `npx wrangler secret list`");
 
 const origin = vars.MERCHANT_ORIGIN;
 console.log(`${store}: configuration OK (${String(origin ?? "no origin")}${deploying ? ", ready to deploy" : ""})`);

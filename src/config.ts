@@ -8,6 +8,7 @@ import { StoreMisconfigured } from "./lib/store-misconfigured";
 import { merchantVarProblems } from "./merchant-vars";
 import { type EmailSetup, type EmailVars, emailSetup } from "./notify/email-config";
 import { DEFAULT_RETRY, type RetryPolicy } from "./order/retry";
+import { type StripeSettings, type StripeVars, stripeSettings } from "./payment/stripe-vars";
 import { type StorePolicy, storePolicies } from "./policies/store-policies";
 import { PROFILE_LIMITS } from "./ucp/profile-fetch";
 
@@ -46,6 +47,11 @@ export interface MerchantConfig {
   readonly access?: AccessSettings;
   /** Returns, shipping, privacy, terms… (POLICIES): the pages link them; 2026-08-25 answers carry them. */
   readonly policies: readonly StorePolicy[];
+  /**
+   * Stripe (docs/payments.md "Connect Stripe"): undefined when STRIPE_SECRET_KEY is unset.
+   * The processor outside test mode (src/payment/store-processor.ts).
+   */
+  readonly stripe?: StripeSettings;
 }
 
 export interface AccessSettings {
@@ -65,7 +71,7 @@ export interface StorefrontLook {
 
 export const MCP_PATH = "/ucp/mcp";
 
-export interface MerchantVars extends EmailVars {
+export interface MerchantVars extends EmailVars, StripeVars {
   MERCHANT_NAME?: string;
   MERCHANT_ORIGIN?: string;
   MERCHANT_CURRENCY?: string;
@@ -140,7 +146,12 @@ export function buildConfig(vars: MerchantVars): MerchantConfig {
       ? { access: { teamDomain: vars.ACCESS_TEAM_DOMAIN.replace(/\/+$/, ""), audience: vars.ACCESS_AUD } }
       : {}),
     policies: storePolicies(vars.POLICIES, origin),
+    ...withStripe(stripeSettings(vars)),
   };
+}
+
+function withStripe(stripe: StripeSettings | undefined): { stripe?: StripeSettings } {
+  return stripe ? { stripe } : {};
 }
 
 function positiveOr(value: number, fallback: number): number {

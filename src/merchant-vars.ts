@@ -1,11 +1,13 @@
 /**
  * The schema of the merchant's scalar vars (MERCHANT_ORIGIN, MERCHANT_CURRENCY,
- * PROFILE_FALLBACK, CART_TTL_HOURS, MERCHANT_NAME, PAYMENT_TEST_MODE). The Worker refuses to serve with a bad
+ * PROFILE_FALLBACK, CART_TTL_HOURS, MERCHANT_NAME, PAYMENT_TEST_MODE, the Stripe and Google Pay settings).
+ * The Worker refuses to serve with a bad
  * one (merchantConfig) and `npm run check:config` reports it before deploy, both through
  * `merchantVarProblems`. Deployment-only rules (https) live in the check, not here: local
  * development serves http://localhost.
  */
 import * as z from "zod";
+import { STRIPE_VARS, stripeVarProblems } from "./payment/stripe-vars";
 import { policyVarProblems } from "./policies/store-policies";
 
 /** Intl knows the ISO 4217 list in Node and workerd alike; a regex alone would accept "XYZ". */
@@ -96,6 +98,7 @@ const MerchantVarsSchema = z.object({
   // Cloudflare Access in front of the console (docs/console.md); both or neither.
   ACCESS_TEAM_DOMAIN: TeamDomain.optional(),
   ACCESS_AUD: z.string().min(1).max(200).optional(),
+  ...STRIPE_VARS,
 });
 
 /** Each problem as `NAME: message`, in the order the vars are declared above. */
@@ -108,5 +111,6 @@ export function merchantVarProblems(vars: Readonly<Record<string, unknown>>): st
   if (!vars.ACCESS_TEAM_DOMAIN !== !vars.ACCESS_AUD)
     problems.push("ACCESS_AUD: set ACCESS_TEAM_DOMAIN and ACCESS_AUD both (Cloudflare Access) or neither");
   problems.push(...policyVarProblems(vars));
+  problems.push(...stripeVarProblems(vars));
   return problems;
 }

@@ -10,6 +10,7 @@ import { trustConfigProblems } from "../../src/auth/trust-config";
 import { parseCommerceConfig } from "../../src/checkout/commerce-config";
 import { merchantVarProblems } from "../../src/merchant-vars";
 import { emailVarProblems } from "../../src/notify/email-config";
+import { STRIPE_SECRETS } from "../../src/payment/stripe-vars";
 import { assetsDirectory, signingKeysFile, type WranglerConfig } from "./wrangler-config";
 
 /** What src/index.ts and the Env type need bound; wrangler.toml's top level binds them all. */
@@ -48,6 +49,12 @@ export async function checkStoreConfig(config: WranglerConfig, options: CheckOpt
   problems.push(...trustConfigProblems(vars.TRUST).map(located));
   // Email's secret is not in [vars]; check:config looks for it where it can (docs/email.md).
   problems.push(...emailVarProblems(vars).map(located));
+  // Stripe's secrets in [vars] would be published with the config (and read by anyone with the repository).
+  for (const name of STRIPE_SECRETS)
+    if (vars[name] !== undefined)
+      problems.push(
+        `${at(`vars.${name}`)}: a secret, not a var: remove it from wrangler.toml and run \`npx wrangler secret put ${name}${env ? ` --env ${env}` : ""}\` (.dev.vars for local runs)`,
+      );
 
   const origin = typeof vars.MERCHANT_ORIGIN === "string" ? vars.MERCHANT_ORIGIN : undefined;
   if (deploying && (origin === undefined || !origin.startsWith("https://") || LOOPBACK.test(origin)))

@@ -118,6 +118,7 @@ export async function driveAttempt(
     if (!instrument?.credential) return compensate(attempt, ports);
     const charge = await ports.processor.charge({
       idempotencyKey: attempt.id,
+      checkoutId: attempt.checkout.id,
       amount: attempt.amount,
       currency: attempt.currency,
       handlerId: instrument.handler_id,

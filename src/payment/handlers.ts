@@ -12,7 +12,8 @@ export interface HandlerEntry {
   readonly id: string;
   readonly version: string;
   readonly spec: string;
-  readonly schema: string;
+  /** Optional for a business (payment_handler.json business_schema); Google Pay publishes one. */
+  readonly schema?: string;
   readonly available_instruments: ReadonlyArray<{ type: string; constraints?: Record<string, unknown> }>;
   readonly config: Record<string, unknown>;
 }

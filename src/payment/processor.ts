@@ -9,6 +9,8 @@ import { type HandlerRegistry, TEST_HANDLER_ID, testPaymentHandlers } from "./ha
 export interface ChargeRequest {
   /** Stable per checkout: a retried charge with the same key must not charge twice. */
   readonly idempotencyKey: string;
+  /** The checkout paid for: processors record it with the charge so their events find it (Stripe metadata). */
+  readonly checkoutId?: string;
   readonly amount: number;
   readonly currency: string;
   readonly handlerId: string;
@@ -51,7 +53,17 @@ export interface PaymentProcessor {
    * Gives money back (merchant-side refund or cancellation). Idempotent per `idempotencyKey`:
    * a retry after a crash must not refund twice.
    */
-  refund(chargeId: string, amount: number, idempotencyKey: string): Promise<{ readonly ok: boolean }>;
+  refund(
+    chargeId: string,
+    amount: number,
+    idempotencyKey: string,
+    context?: { readonly orderId?: string },
+  ): Promise<{ readonly ok: boolean }>;
+  /**
+   * Takes an authorized charge (capture at shipment, STRIPE_CAPTURE = "manual"); absent for a
+   * processor that always captures at once. Idempotent per key.
+   */
+  capture?(chargeId: string, amount: number, idempotencyKey: string): Promise<{ readonly ok: boolean }>;
   /**
    * Undoes whatever a charge under `idempotencyKey` did, if anything (nothing, an
    * authorization, a capture): the checkout's alarm calls it for a completion abandoned

@@ -7,13 +7,18 @@
 import type { MerchantConfig } from "../config";
 import type { HandlerRegistry } from "./handlers";
 import { type PaymentProcessor, testProcessor } from "./processor";
+import { stripeProcessor } from "./stripe-processor";
 
-type PaymentSettings = Pick<MerchantConfig, "paymentTestMode">;
+type PaymentSettings = Pick<MerchantConfig, "paymentTestMode" | "stripe">;
 
-/** The store's processor, or undefined when none is live (no order can be paid). */
+/**
+ * The store's processor, or undefined when none is live (no order can be paid): the test
+ * processor in test mode, else Stripe when its secret key is set (docs/payments.md).
+ */
 export function processorFor(config: PaymentSettings): PaymentProcessor | undefined {
   // Test tokens "pay" for real orders: only a store explicitly in test mode accepts them.
-  return config.paymentTestMode ? testProcessor : undefined;
+  if (config.paymentTestMode) return testProcessor;
+  return config.stripe ? stripeProcessor(config.stripe) : undefined;
 }
 
 /** What discovery and checkouts advertise: nothing the store cannot honour. */
