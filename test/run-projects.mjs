@@ -11,6 +11,8 @@ import path from "node:path";
 const PROJECTS = [
   ["node", "test/node.vitest.config.ts"],
   ["workerd", "test/vitest.config.ts"],
+  // A store with Stripe keys and no test mode, against the Stripe stand-in (test/stripe/).
+  ["workerd-stripe", "test/payment/stripe/vitest.config.ts"],
   ["e2e", "test/e2e/vitest.config.ts"],
   ["browser", "test/browser/vitest.config.ts"],
 ];
