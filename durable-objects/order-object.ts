@@ -27,7 +27,8 @@ import {
 } from "../src/order/index-entry";
 import type { Issue } from "../src/order/line-refs";
 import type { AdjustmentInput, FulfillmentEventInput } from "../src/order/order-input";
-import { type OrderState, orderPayload } from "../src/order/order-state";
+import { type DisputeRecord, type OrderState, orderPayload, type RefundRecord } from "../src/order/order-state";
+import { applyProcessorEvent, type ProcessorEventInput } from "../src/order/processor-events";
 import { postWebhook } from "../src/order/webhook-http";
 import { orderOnlyEnvelope, webhookVersion } from "../src/order/webhook-version";
 import { processorFor } from "../src/payment/store-processor";
@@ -118,9 +119,16 @@ export interface MerchantOrderView {
   readonly buyer_email: string | null;
   readonly platform: string;
   readonly webhooks: ReturnType<typeof webhookLog>;
+  /** The processor's charge (Stripe: the PaymentIntent id); null when none was recorded (older orders). */
+  readonly charge_id: string | null;
+  /** Refunds the payment processor reported (its dashboard's and the store's own), by its id. */
+  readonly processor_refunds: readonly RefundRecord[];
+  /** Disputes the payment processor reported. */
+  readonly disputes: readonly DisputeRecord[];
 }
 
-type Applied = { order: OrderState; adjustmentId?: string; effects: readonly Effect[] };
+/** `unchanged`: the change was already in the order (a redelivered processor event): nothing saved or sent. */
+type Applied = { order: OrderState; adjustmentId?: string; effects: readonly Effect[]; unchanged?: true };
 
 export class OrderObject extends DurableObject<Env> {
   /**
@@ -214,6 +222,21 @@ export class OrderObject extends DurableObject<Env> {
     return this.#change(change, logged, (order, now) => applyAdjustment(order, change.input, now));
   }
 
+  /**
+   * A payment processor's event about this order (Stripe's webhooks: a dashboard refund, a
+   * dispute): recorded once, keyed by the event id in the ledger and by the refund's or
+   * dispute's id in the order, so redeliveries change nothing. No effects: the money already
+   * moved at the processor. `invalid`: the event's charge is not this order's.
+   */
+  async recordProcessorEvent(change: OrderChange<ProcessorEventInput>): Promise<ChangeReply> {
+    const logged = { event: "adjustment", type: `processor:${change.input.eventType}` } as const;
+    return this.#change(change, logged, (order, now) => {
+      const next = applyProcessorEvent(order, change.input, now);
+      if (!next.ok) return next;
+      return ok({ order: next.value.order, effects: [], ...(next.value.changed ? {} : { unchanged: true as const }) });
+    });
+  }
+
   /** The webhook delivery log: every event and each attempt (merchant admin, tests). */
   async webhooks(): Promise<ReturnType<typeof webhookLog>> {
     return this.#has("webhooks") ? webhookLog(this.ctx.storage.sql) : [];
@@ -231,6 +254,9 @@ export class OrderObject extends DurableObject<Env> {
       buyer_email: order.buyer_email ?? null,
       platform: order.owner,
       webhooks: this.#has("webhooks") ? webhookLog(sql) : [],
+      charge_id: order.charge_id ?? null,
+      processor_refunds: order.processor_refunds ?? [],
+      disputes: order.disputes ?? [],
     };
   }
 
@@ -304,14 +330,19 @@ export class OrderObject extends DurableObject<Env> {
       if (!order) return { kind: "not_found" };
       const next = apply(order, now);
       if (!next.ok) return { kind: "invalid", issues: next.error };
-      this.#save(next.value.order);
-      this.#announce(next.value.order, "order.updated", now);
-      this.#feed(next.value.order, now);
-      if (next.value.adjustmentId) queueEffects(sql, next.value.adjustmentId, next.value.effects, now);
+      // Unchanged (already known): nothing saved or announced; the answer is still recorded,
+      // so the next redelivery replays at once.
+      const fresh = !next.value.unchanged;
+      if (fresh) {
+        this.#save(next.value.order);
+        this.#announce(next.value.order, "order.updated", now);
+        this.#feed(next.value.order, now);
+        if (next.value.adjustmentId) queueEffects(sql, next.value.adjustmentId, next.value.effects, now);
+      }
       const body = this.#answer(next.value.order, change.envelope);
       // Recorded with the change, so a retry arriving while the effects below run replays it.
       if (idempotency) recordLedger(sql, idempotency, body, now);
-      return { kind: "ok", body, fresh: true };
+      return fresh ? { kind: "ok", body, fresh: true } : { kind: "ok", body };
     });
     // Outside the transaction: refund and release (a replay leaves leftovers to the alarm).
     if (reply.kind !== "ok" || !reply.fresh) return reply;
@@ -414,12 +445,15 @@ export class OrderObject extends DurableObject<Env> {
 
   #ports(): SettlementPorts {
     // The shards of the order's variants (and the store-wide object, for reservations from before the split).
-    const variantIds = (this.#load()?.line_items ?? []).map((l) => l.item.id);
+    const order = this.#load();
+    const variantIds = (order?.line_items ?? []).map((l) => l.item.id);
+    const orderId = order?.id;
     // The processor completion charged through (same choice, src/payment/store-processor.ts).
     const processor = processorFor(merchantConfig(this.env));
     return {
       refund: async (charge, amount, key) => {
-        if (processor) return processor.refund(charge, amount, key);
+        // The order's id rides along (Stripe: the refund's metadata), so its webhook is known as ours.
+        if (processor) return processor.refund(charge, amount, key, orderId ? { orderId } : undefined);
         // Left pending and retried: the refund is owed, the store just cannot pay it yet.
         console.error(`refund of ${charge} waits: no payment processor is configured (PAYMENT_TEST_MODE off)`);
         return { ok: false };

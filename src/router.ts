@@ -25,6 +25,7 @@ import { permalinkPage } from "./pages/permalink-page";
 import { policyPage } from "./pages/policy-page";
 import { productPage } from "./pages/product-page";
 import { storefrontPage } from "./pages/storefront";
+import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "./payment-webhooks/stripe-webhook";
 import { restMethodNotAllowed, restPreflight } from "./rest/cors";
 import { restHandler } from "./rest/handler";
 import { REST_BASE } from "./rest/operations";
@@ -158,6 +159,8 @@ router
   .get(`${REST_BASE}/orders/:id`, restHandler("get_order"))
   .options(`${REST_BASE}/*`, restPreflight)
   .all(`${REST_BASE}/*`, restMethodNotAllowed)
+  // Stripe's events (docs/payments.md "Stripe webhooks"): answers 404 itself while STRIPE_WEBHOOK_SECRET is unset.
+  .all(STRIPE_WEBHOOK_PATH, (request, env, facts) => stripeWebhook(request as unknown as Request, env, facts))
   // Merchant admin (docs/orders.md, docs/trust.md): answers 404 itself while ADMIN_TOKEN is unset.
   .all("/admin/*", (request, env) => handleAdmin(request as unknown as Request, env))
   .get(

@@ -43,6 +43,42 @@ export interface Adjustment {
   readonly description?: string;
 }
 
+/**
+ * A refund the payment processor reported (its webhooks, processor-events.ts): merchant-side
+ * only, never in the UCP payload. Keyed by the processor's id, so it is recorded once.
+ */
+export interface RefundRecord {
+  readonly id: string;
+  readonly amount: number;
+  readonly currency: string;
+  /** The processor's own status (Stripe: pending, succeeded, failed, canceled, requires_action). */
+  readonly status: string;
+  readonly reason?: string;
+  /** The store's own refund (already its adjustment); false: made in the processor's dashboard. */
+  readonly by_store: boolean;
+  /** The adjustment a dashboard refund became, or the store's own this refund was made for. */
+  readonly adjustment_id?: string;
+  readonly recorded_at: string;
+  readonly updated_at: string;
+  /** The processor's time of the last event taken (ms): an older one changes nothing. */
+  readonly event_at: number;
+}
+
+/** A dispute the payment processor reported (merchant-side; its adjustment is in the UCP order). */
+export interface DisputeRecord {
+  readonly id: string;
+  readonly amount: number;
+  readonly currency: string;
+  /** Stripe's dispute status (needs_response, under_review, won, lost, warning_*). */
+  readonly status: string;
+  readonly reason: string;
+  readonly adjustment_id: string;
+  readonly evidence_due_by?: string;
+  readonly opened_at: string;
+  readonly updated_at: string;
+  readonly event_at: number;
+}
+
 export interface OrderState {
   readonly id: string;
   readonly checkout_id: string;
@@ -65,6 +101,10 @@ export interface OrderState {
   readonly webhook_url?: string;
   /** That profile's protocol version, which the webhooks speak (webhook-version.ts); absent: the model's. */
   readonly webhook_version?: string;
+  /** Refunds the processor reported by webhook (absent on orders that never had one). */
+  readonly processor_refunds?: readonly RefundRecord[];
+  /** Disputes the processor reported by webhook (absent on orders that never had one). */
+  readonly disputes?: readonly DisputeRecord[];
 }
 
 export function orderFromCheckout(

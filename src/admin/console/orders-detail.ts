@@ -87,6 +87,48 @@ function timeline(ctx: ConsoleContext, view: MerchantOrderView): SafeHtml {
   )}</ol></section>`;
 }
 
+const DISPUTE_STATUS: Readonly<Record<string, string>> = {
+  warning_needs_response: "Inquiry: needs your response",
+  warning_under_review: "Inquiry: under review",
+  warning_closed: "Inquiry closed",
+  needs_response: "Needs your response",
+  under_review: "Under review",
+  won: "Won",
+  lost: "Lost",
+};
+
+/**
+ * What the payment processor reported by webhook (src/payment-webhooks/): disputes, and
+ * refunds with the processor's id, the dashboard's (already in the timeline as adjustments)
+ * and the store's own, confirmed. Nothing when there were none.
+ */
+function processorFacts(ctx: ConsoleContext, view: MerchantOrderView): SafeHtml | string {
+  const { disputes, processor_refunds: refunds } = view;
+  if (disputes.length === 0 && refunds.length === 0) return "";
+  const open = disputes.some((d) => d.status.endsWith("needs_response"));
+  return html`<section class="card" aria-labelledby="processor"><h2 id="processor">Refunds and disputes at the payment processor</h2>
+${open ? html`<p class="notice error" role="status">A dispute needs your response: answer it in your Stripe dashboard before the evidence is due.</p>` : ""}
+${
+  disputes.length > 0
+    ? html`<table><caption>Disputes</caption><thead><tr><th scope="col">Dispute</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col" class="num">Amount</th><th scope="col">Evidence due</th></tr></thead>
+<tbody>${disputes.map(
+        (d) =>
+          html`<tr><td class="fit">${d.id}</td><td>${DISPUTE_STATUS[d.status] ?? d.status}</td><td>${d.reason.replaceAll("_", " ")}</td><td class="num">${money(ctx, d.amount, d.currency)}</td><td>${d.evidence_due_by ? dateTime(d.evidence_due_by) : "—"}</td></tr>`,
+      )}</tbody></table>`
+    : ""
+}
+${
+  refunds.length > 0
+    ? html`<table><caption>Refunds</caption><thead><tr><th scope="col">Refund</th><th scope="col">Made in</th><th scope="col">Status</th><th scope="col" class="num">Amount</th></tr></thead>
+<tbody>${refunds.map(
+        (r) =>
+          html`<tr><td class="fit">${r.id}</td><td>${r.by_store ? "this store" : "Stripe's dashboard"}</td><td>${r.status}</td><td class="num">${money(ctx, r.amount, r.currency)}</td></tr>`,
+      )}</tbody></table>`
+    : ""
+}
+</section>`;
+}
+
 function webhookState(w: MerchantOrderView["webhooks"][number]): string {
   if (w.delivered_at !== null) return `delivered ${dateTime(w.delivered_at)}`;
   if (w.failed_at !== null) return "gave up";
@@ -130,6 +172,6 @@ export async function orderPage(
     body: html`<p><a href="/admin/orders">All orders</a></p>
 <h1 class="fit">Order ${id} ${statusBadge(view.status)}</h1>${notice}
 <div class="grid">${who(view)}${timeline(ctx, view)}</div>
-${lines(ctx, view.order)}${webhooks(ctx, view)}${actionForms(ctx, view)}`,
+${processorFacts(ctx, view)}${lines(ctx, view.order)}${webhooks(ctx, view)}${actionForms(ctx, view)}`,
   });
 }
