@@ -6,6 +6,7 @@ import type * as z from "zod";
 import type { LineItem, Total } from "../../schemas/ucp/cart";
 import type { CheckoutBuyer } from "../../schemas/ucp/checkout";
 import type { ContextSchema, Message } from "../../schemas/ucp/common";
+import { handlersForCheckout } from "../payment/stripe-handlers";
 import { CAPABILITY } from "../ucp/capabilities";
 import { checkoutExtensions } from "../ucp/negotiate";
 import type { FulfillmentOption } from "./fulfillment";
@@ -106,8 +107,11 @@ export function checkoutPayload(
   const ext = checkoutExtensions(new Set(Object.keys(envelope.capabilities)));
   const buyer = checkout.buyer && !ext.buyerConsent ? withoutConsent(checkout.buyer) : checkout.buyer;
   const shownActions = actions && CAPABILITY.paymentAuthentication in envelope.capabilities ? actions : undefined;
+  // The handlers this checkout can be paid with (spec: filtered by cart context; payment/stripe-handlers.ts).
+  const total = checkout.totals.find((t) => t.type === "total")?.amount ?? 0;
+  const payment_handlers = handlersForCheckout(envelope.payment_handlers, { currency: checkout.currency, total });
   return {
-    ucp: envelope,
+    ucp: { ...envelope, payment_handlers },
     id: checkout.id,
     status: checkout.status,
     line_items: checkout.line_items,
