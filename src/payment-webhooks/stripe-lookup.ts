@@ -12,6 +12,8 @@ import type { StripeSettings } from "../payment/stripe-vars";
 export interface PaymentIntentLookup {
   /** The checkout id in the PaymentIntent's metadata; undefined when Stripe knows no such intent or it has none. */
   checkoutOf(paymentIntentId: string): Promise<string | undefined>;
+  /** A charge's refunds (Refund objects, newest first; the last 100), for charge.refunded without them. */
+  refundsOf?(chargeId: string): Promise<readonly unknown[]>;
 }
 
 /** The lookup for a store with Stripe's secret key; undefined without one (nothing to ask with). */
@@ -30,6 +32,11 @@ export function stripeLookup(settings: StripeSettings | undefined): PaymentInten
         if (e instanceof Stripe.errors.StripeInvalidRequestError && e.statusCode === 404) return undefined;
         throw e;
       }
+    },
+    async refundsOf(chargeId) {
+      // A charge has few refunds; past 100 the older ones came by their own refund.* events.
+      const page = await stripe.refunds.list({ charge: chargeId, limit: 100 });
+      return page.data;
     },
   };
 }

@@ -26,7 +26,7 @@ import { isIssuedId } from "../lib/ids";
 import type { RequestFacts } from "../lib/log";
 import { readCapped } from "../lib/read-capped";
 import { ORDER_ONLY_ENVELOPE } from "../order/merchant-envelope";
-import { type EventTarget, readStripeEvent, type StripeEventFacts } from "../payment/stripe-events";
+import { type EventTarget, readStripeEvent, refundChange, type StripeEventFacts } from "../payment/stripe-events";
 import { ledgerEntry } from "../tools/object-reply";
 import { type PaymentIntentLookup, stripeLookup } from "./stripe-lookup";
 
@@ -137,8 +137,18 @@ async function handle(
     return verifyPayment(read, checkoutId, plan.passed, env, config);
   }
   const checkoutId = await checkoutOf(plan.target, config, lookup);
-  const orderId = (await issued("ord", plan.target.orderId, config)) ?? (await orderOf(checkoutId, env, config));
+  let orderId = (await issued("ord", plan.target.orderId, config)) ?? (await orderOf(checkoutId, env, config));
+  let changes = plan.changes;
+  if (plan.refundsOfCharge) {
+    // charge.refunded names no refund in current API versions: each refund of the charge is
+    // recorded by its own id, so one already recorded (by refund.created) changes nothing.
+    const listed = (await lookup?.refundsOf?.(plan.refundsOfCharge)) ?? [];
+    const refunds = listed.map(refundChange).filter((r) => r !== undefined);
+    changes = refunds.map((r) => r.change);
+    orderId ??= await issued("ord", refunds.find((r) => r.target.orderId)?.target.orderId, config);
+  }
   if (!orderId) return unknown(plan.target, "no order for this payment");
+  if (changes.length === 0) return { outcome: "ignored", order_id: orderId, reason: "no refunds on the charge" };
   const idempotency = {
     key: `stripe-event:${read.id}`,
     hash: await sha256Hex(canonicalJson({ op: "stripe-event", id: orderId, payload: read.id })),
@@ -149,7 +159,7 @@ async function handle(
       eventType: read.type,
       occurredAt: read.created,
       ...(plan.target.paymentIntentId ? { chargeId: plan.target.paymentIntentId } : {}),
-      changes: plan.changes,
+      changes,
     },
     idempotency,
     envelope: ORDER_ONLY_ENVELOPE,

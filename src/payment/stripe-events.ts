@@ -22,7 +22,13 @@ export interface EventTarget {
 
 export type StripeEventPlan =
   /** Refunds and disputes: facts for the order. */
-  | { readonly kind: "order"; readonly target: EventTarget; readonly changes: readonly ProcessorChange[] }
+  | {
+      readonly kind: "order";
+      readonly target: EventTarget;
+      readonly changes: readonly ProcessorChange[];
+      /** charge.refunded without its refunds (current API versions): list this charge's refunds. */
+      readonly refundsOfCharge?: string;
+    }
   /** A payment finished after the buyer's action (3-D Secure): the checkout's verification. */
   | { readonly kind: "payment"; readonly target: EventTarget; readonly passed: boolean }
   | { readonly kind: "ignored"; readonly reason: string };
@@ -162,6 +168,12 @@ function refundFact(object: unknown): { refund: ProcessorRefund; target: EventTa
   };
 }
 
+/** A refund object (an event's, or one listed from the API) as the order's change, and where it points. */
+export function refundChange(object: unknown): { change: ProcessorChange; target: EventTarget } | undefined {
+  const fact = refundFact(object);
+  return fact ? { change: { kind: "refund", refund: fact.refund }, target: fact.target } : undefined;
+}
+
 function refundPlan(object: Record<string, unknown>): StripeEventPlan {
   const fact = refundFact(object);
   if (!fact) return { kind: "ignored", reason: "not a refund" };
@@ -172,8 +184,6 @@ function chargeRefundedPlan(object: Record<string, unknown>): StripeEventPlan {
   const charge = ChargeSchema.safeParse(object);
   if (!charge.success) return { kind: "ignored", reason: "not a charge" };
   const refunds = (charge.data.refunds?.data ?? []).map(refundFact).filter((f) => f !== undefined);
-  if (refunds.length === 0)
-    return { kind: "ignored", reason: "no refunds embedded: refund.created/updated carry each one" };
   const paymentIntentId = refId(charge.data.payment_intent);
   const checkoutId = charge.data.metadata?.[METADATA.checkout];
   const orderId = refunds.find((f) => f.target.orderId)?.target.orderId;
@@ -185,6 +195,8 @@ function chargeRefundedPlan(object: Record<string, unknown>): StripeEventPlan {
       ...(paymentIntentId ? { paymentIntentId } : {}),
     },
     changes: refunds.map((f) => ({ kind: "refund" as const, refund: f.refund })),
+    // Current API versions send the charge without its refunds: the webhook lists them.
+    ...(refunds.length === 0 ? { refundsOfCharge: charge.data.id } : {}),
   };
 }
 
