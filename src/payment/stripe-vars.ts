@@ -203,3 +203,19 @@ function googlePaySettings(vars: Readonly<StripeVars & { MERCHANT_NAME?: string 
   if (environment === "PRODUCTION" && !merchantId) return {};
   return { googlePay: { environment, merchantName, ...(merchantId ? { merchantId } : {}) } };
 }
+
+/**
+ * The vars discovery is built from (`npm run discovery`, deploy): wrangler.toml never holds the
+ * secret key, yet a store whose [vars] carry Stripe's public settings will charge with it, so
+ * its profile must advertise the handlers. A stand-in key of the publishable key's mode (live
+ * when there is none) lets the handlers be built; no key, real or not, is ever written into
+ * a profile (stripe-handlers.ts puts only public values there). Vars that hold a key, or no
+ * Stripe setting at all, are returned unchanged.
+ */
+export function varsForDiscovery<T extends StripeVars>(vars: T): T {
+  if (text(vars.STRIPE_SECRET_KEY)) return vars;
+  const publicSettings = [vars.STRIPE_PUBLISHABLE_KEY, vars.STRIPE_PROFILE_ID, vars.GOOGLE_PAY_ENVIRONMENT];
+  if (!publicSettings.some((value) => text(value))) return vars;
+  const mode = keyMode(vars.STRIPE_PUBLISHABLE_KEY, PUBLISHABLE_KEY) ?? "live";
+  return { ...vars, STRIPE_SECRET_KEY: `sk_${mode}_discoveryOnly` };
+}

@@ -8,7 +8,7 @@ import { buildConfig } from "../../src/config";
 import { merchantVarProblems } from "../../src/merchant-vars";
 import { processorFor } from "../../src/payment/store-processor";
 import { handlersForCheckout, stripeHandlers } from "../../src/payment/stripe-handlers";
-import { stripeVarProblems, stripeVarWarnings } from "../../src/payment/stripe-vars";
+import { stripeVarProblems, stripeVarWarnings, varsForDiscovery } from "../../src/payment/stripe-vars";
 import { discoveryProfile } from "../../src/ucp/discovery";
 import { CURRENT_VERSION, LEGACY_VERSION } from "../../src/ucp/versions";
 
@@ -212,5 +212,25 @@ describe("handlers", () => {
     expect(Object.keys(handlersForCheckout(registry, { currency: "GBP", total: 30 }))).toHaveLength(2);
     const test = { "com.example.shop.test_payment": [{ id: "mock_payment_handler" }] };
     expect(handlersForCheckout(test, { currency: "USD", total: 1 })).toEqual(test);
+  });
+});
+
+describe("npm run discovery builds from [vars], which never hold the secret key", () => {
+  it("a store whose [vars] carry Stripe's public settings advertises the handlers, with no key in the profile", () => {
+    const { STRIPE_SECRET_KEY: _secret, STRIPE_WEBHOOK_SECRET: _webhook, ...publicVars } = STORE;
+    expect(buildConfig(publicVars).stripe).toBeUndefined();
+    const config = buildConfig(varsForDiscovery(publicVars));
+    for (const version of [CURRENT_VERSION, LEGACY_VERSION] as const) {
+      const profile = JSON.stringify(discoveryProfile(config, [], version));
+      expect(profile).toContain('"com.google.pay"');
+      expect(profile).toContain('"com.stripe.payments"');
+      expect(profile).toContain('"environment":"test"');
+      expect(profile).not.toContain("sk_");
+      expect(profile).not.toContain("discoveryOnly");
+    }
+    // Nothing Stripe in [vars]: unchanged (the demo store keeps its test handler only).
+    const plain: Record<string, string> = { MERCHANT_NAME: "x" };
+    expect(varsForDiscovery(plain)).toBe(plain);
+    expect(varsForDiscovery(STORE)).toBe(STORE);
   });
 });
