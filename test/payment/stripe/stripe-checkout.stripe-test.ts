@@ -17,6 +17,8 @@ import { discoveryProfile } from "../../../src/ucp/discovery";
 import { CURRENT_VERSION, LEGACY_VERSION } from "../../../src/ucp/versions";
 import { type Json, tool } from "../../helpers/checkout";
 import { FULL_PROFILE, PROFILES } from "../../helpers/mcp";
+import { validateCheckout } from "../../helpers/official-schema";
+import { CURRENT, validateComposed } from "../../helpers/official-schema-current";
 import { admin } from "../../order/order-helpers";
 import { rest } from "../../rest/rest-client";
 
@@ -79,7 +81,16 @@ async function mcp(name: string, args: Record<string, unknown>, profile: string,
   expect(reply.body.error, JSON.stringify(reply.body.error)).toBeUndefined();
   const payload = reply.body.result.structuredContent;
   for (const secret of SECRETS) expect(JSON.stringify(payload)).not.toContain(secret);
+  if (name.endsWith("_checkout")) expectOfficial(payload);
   return payload;
+}
+
+/** Every checkout answer against its version's official schemas, handlers and all. */
+function expectOfficial(payload: Json): void {
+  if (payload?.ucp?.status !== "success") return;
+  if (payload.ucp.version === "2026-08-25")
+    expect(validateComposed(CURRENT.checkout, "dev.ucp.shopping.checkout", payload)).toEqual([]);
+  else expect(validateCheckout(payload)).toEqual([]);
 }
 
 /** A checkout ready to complete at the profile's version (2026-08-25 writes typed destinations). */
@@ -108,6 +119,7 @@ async function completeRest(id: string, profile: string, payment: Json, key = cr
   const reply = await rest("POST", `/checkout-sessions/${id}/complete`, { body: payment, key, profile, sign: true });
   expect(reply.status, reply.text).toBe(200);
   for (const secret of SECRETS) expect(reply.text).not.toContain(secret);
+  expectOfficial(reply.body);
   return reply.body;
 }
 
