@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { CliError } from "./lib/cli-error";
-import { requireSecrets } from "./lib/deploy-secrets";
+import { requiredSecrets, requireSecrets } from "./lib/deploy-secrets";
 import { writeDiscovery } from "./lib/discovery-file";
 import { wranglerBin } from "./lib/kv-writer";
 import { checkedStore, storeArgs } from "./lib/store-args";
@@ -21,7 +21,7 @@ const wrangler = process.env.UCP_WRANGLER_BIN || wranglerBin(root);
 if (args.rest.includes("--dry-run")) {
   console.log("note: --dry-run, so the store's secrets (ID_SIGNING_KEY) were not checked");
 } else {
-  requireSecrets(wrangler, root, args.configPath, args.env);
+  requireSecrets(wrangler, root, args.configPath, args.env, requiredSecrets(config.vars ?? {}));
 }
 const { files, endpoint, unbound } = writeDiscovery(config, root);
 for (const problem of unbound) console.warn(`note: 2026-08-25 platforms will ignore ${problem}`);

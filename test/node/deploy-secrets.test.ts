@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { secretNames } from "../../scripts/lib/deploy-secrets";
+import { requiredSecrets, secretNames } from "../../scripts/lib/deploy-secrets";
 import { makeStore, ROOT } from "./store-fixture";
 
 const SCRIPT = { timeout: 30_000 };
@@ -96,6 +96,33 @@ describe("npm run deploy and ID_SIGNING_KEY", SCRIPT, () => {
     const run = deploy(store.config, wrangler.bin, ["--dry-run"]);
     expect(run.status, run.output).toBe(0);
     expect(run.output).toMatch(/note: --dry-run, so the store's secrets \(ID_SIGNING_KEY\) were not checked/);
+  });
+});
+
+describe("a store with Stripe's public settings also needs STRIPE_SECRET_KEY (issue 24)", SCRIPT, () => {
+  it("is required once [vars] carry a publishable key, a Stripe profile or Google Pay settings", () => {
+    expect(requiredSecrets({})).toEqual(["ID_SIGNING_KEY"]);
+    expect(requiredSecrets({ STRIPE_PUBLISHABLE_KEY: "pk_test_x" })).toEqual(["ID_SIGNING_KEY", "STRIPE_SECRET_KEY"]);
+    expect(requiredSecrets({ STRIPE_PROFILE_ID: "profile_x" })).toContain("STRIPE_SECRET_KEY");
+    expect(requiredSecrets({ GOOGLE_PAY_MERCHANT_NAME: "Shop" })).toContain("STRIPE_SECRET_KEY");
+    expect(requiredSecrets({ STRIPE_PUBLISHABLE_KEY: "" })).toEqual(["ID_SIGNING_KEY"]);
+  });
+
+  it("npm run deploy refuses such a store without it: discovery would offer handlers no completion can charge", async () => {
+    const store = await makeStore((toml) =>
+      toml.replace(
+        "[vars]\n",
+        '[vars]\nSTRIPE_PUBLISHABLE_KEY = "pk_test_51Example"\nSTRIPE_PROFILE_ID = "profile_example"\n',
+      ),
+    );
+    const wrangler = fakeWrangler(["ID_SIGNING_KEY"]);
+    const run = deploy(store.config, wrangler.bin);
+    expect(run.status, run.output).toBe(1);
+    expect(run.stderr).toMatch(/secret STRIPE_SECRET_KEY is not set for this store; nothing deployed/);
+    expect(existsSync(wrangler.deployed)).toBe(false);
+    const withKey = fakeWrangler(["ID_SIGNING_KEY", "STRIPE_SECRET_KEY"]);
+    const ok = deploy(store.config, withKey.bin);
+    expect(ok.status, ok.output).toBe(0);
   });
 });
 
