@@ -3,6 +3,8 @@
  * row derived from the order's state, plus its lines for the top-products figures. Pure:
  * the order object builds it inside the transaction that changes the order.
  */
+
+import { refundedSoFar } from "./adjustments";
 import type { OrderState } from "./order-state";
 
 export const ORDER_STATUSES = ["processing", "partially_shipped", "shipped", "delivered", "canceled"] as const;
@@ -55,7 +57,8 @@ export function indexEntry(
     created_at: order.created_at,
     status: orderStatus(order),
     total: totalOf(order.totals),
-    refunded: order.adjustments.reduce((sum, a) => sum + Math.max(0, -totalOf(a.totals)), 0),
+    // The order's own sum: a failed refund and a dispute the merchant won returned nothing.
+    refunded: refundedSoFar(order),
     currency: order.currency,
     buyer_email: order.buyer_email?.toLowerCase() ?? null,
     platform: order.owner,
