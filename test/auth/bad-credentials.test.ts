@@ -18,7 +18,10 @@ describe("bad credentials", () => {
     // batch in flight when the origin's budget ran out (a minute rollover earns a second one).
     const hits = await profileHits(prefix);
     const through = statuses.filter((s) => s !== 429).length;
+    // That in-flight batch may be the very one the 429s fell in, so a slow run can see every
+    // request fetch once (hits equal to the requests sent; seen under load): the bound above is
+    // the property, and no request fetches twice.
     expect(hits).toBeLessThanOrEqual(through + BATCH);
-    expect(hits).toBeLessThan(statuses.length);
+    expect(hits).toBeLessThanOrEqual(statuses.length);
   });
 });
