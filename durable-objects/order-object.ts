@@ -15,7 +15,8 @@ import { logOrderEvent, type OrderEvent } from "../src/lib/log";
 import { ok, type Result } from "../src/lib/result";
 import { ORDER_CONFIRMATION, orderConfirmation } from "../src/notify/order-confirmation";
 import { notificationSender } from "../src/notify/sender";
-import { applyAdjustment, type Effect, settleAdjustment } from "../src/order/adjustments";
+import { applyAdjustment, type Effect, refundedSoFar, settleAdjustment } from "../src/order/adjustments";
+import { type CaptureJob, captureOnEvent, settleCapture } from "../src/order/capture";
 import { applyEvent } from "../src/order/fulfillment-events";
 import {
   indexEntry,
@@ -27,12 +28,20 @@ import {
 } from "../src/order/index-entry";
 import type { Issue } from "../src/order/line-refs";
 import type { AdjustmentInput, FulfillmentEventInput } from "../src/order/order-input";
-import { type DisputeRecord, type OrderState, orderPayload, type RefundRecord } from "../src/order/order-state";
+import {
+  type CaptureRecord,
+  type DisputeRecord,
+  type OrderState,
+  orderPayload,
+  type PaymentDisplay,
+  type RefundRecord,
+} from "../src/order/order-state";
 import { applyProcessorEvent, type ProcessorEventInput } from "../src/order/processor-events";
 import { postWebhook } from "../src/order/webhook-http";
 import { orderOnlyEnvelope, webhookVersion } from "../src/order/webhook-version";
 import { processorFor } from "../src/payment/store-processor";
 import type { ObjectReply } from "../src/tools/object-reply";
+import { CAPTURES_SCHEMA, capturesDeadline, queueCapture, runDueCapture } from "./order/captures";
 import { orderDeadline } from "./order/deadline";
 import { fedEntry, feedIndex, INDEX_FEED_SCHEMA, sendIndexFeed, webhookFailures } from "./order/index-feed";
 import { deliverDue, enqueue, OUTBOX_SCHEMA, type OutboxRow, outboxRows } from "./order/outbox";
@@ -73,6 +82,7 @@ const TABLES = [
   ORDER_SCHEMA,
   OUTBOX_SCHEMA,
   EFFECTS_SCHEMA,
+  CAPTURES_SCHEMA,
   LEDGER_SCHEMA,
   WEBHOOKS_SCHEMA,
   DELIVERIES_SCHEMA,
@@ -125,10 +135,22 @@ export interface MerchantOrderView {
   readonly processor_refunds: readonly RefundRecord[];
   /** Disputes the payment processor reported. */
   readonly disputes: readonly DisputeRecord[];
+  /** The charged instrument as the checkout showed it (brand, last 4); null on older orders. */
+  readonly payment_display: PaymentDisplay | null;
+  /** Capture at shipment: null when the charge was captured at completion. */
+  readonly capture: CaptureRecord | null;
+  /** Given back so far (the order's own refund/cancellation adjustments that did not fail), minor units. */
+  readonly refunded: number;
 }
 
 /** `unchanged`: the change was already in the order (a redelivered processor event): nothing saved or sent. */
-type Applied = { order: OrderState; adjustmentId?: string; effects: readonly Effect[]; unchanged?: true };
+type Applied = {
+  order: OrderState;
+  adjustmentId?: string;
+  effects: readonly Effect[];
+  unchanged?: true;
+  capture?: CaptureJob;
+};
 
 export class OrderObject extends DurableObject<Env> {
   /**
@@ -212,7 +234,10 @@ export class OrderObject extends DurableObject<Env> {
   async recordEvent(change: OrderChange<FulfillmentEventInput>): Promise<ChangeReply> {
     return this.#change(change, { event: "fulfillment", type: change.input.type }, (order, now) => {
       const next = applyEvent(order, change.input, now);
-      return next.ok ? ok({ order: next.value, effects: [] }) : next;
+      if (!next.ok) return next;
+      // The first shipment of an order only authorized takes the money (capture.ts).
+      const shipped = captureOnEvent(next.value, change.input.type);
+      return ok({ order: shipped.order, effects: [], ...(shipped.capture ? { capture: shipped.capture } : {}) });
     });
   }
 
@@ -257,6 +282,9 @@ export class OrderObject extends DurableObject<Env> {
       charge_id: order.charge_id ?? null,
       processor_refunds: order.processor_refunds ?? [],
       disputes: order.disputes ?? [],
+      payment_display: order.payment_display ?? null,
+      capture: order.capture ?? null,
+      refunded: refundedSoFar(order),
     };
   }
 
@@ -286,6 +314,7 @@ export class OrderObject extends DurableObject<Env> {
     const now = Date.now();
     await this.#notify(this.#load(), now);
     await this.#settle();
+    await this.#capture();
     await this.#deliverWebhooks();
     await this.#sendIndex();
     pruneLedger(sql, now);
@@ -338,6 +367,8 @@ export class OrderObject extends DurableObject<Env> {
         this.#announce(next.value.order, "order.updated", now);
         this.#feed(next.value.order, now);
         if (next.value.adjustmentId) queueEffects(sql, next.value.adjustmentId, next.value.effects, now);
+        if (next.value.capture)
+          queueCapture(sql, next.value.order.id, next.value.capture.chargeId, next.value.capture.amount, now);
       }
       const body = this.#answer(next.value.order, change.envelope);
       // Recorded with the change, so a retry arriving while the effects below run replays it.
@@ -355,6 +386,7 @@ export class OrderObject extends DurableObject<Env> {
       body = this.#answer(settled, change.envelope);
       if (idempotency) restateAnswer(sql, idempotency, body);
     });
+    await this.#capture();
     await this.#sendIndex();
     await this.#arm();
     return { kind: "ok", body };
@@ -378,6 +410,32 @@ export class OrderObject extends DurableObject<Env> {
       this.#feed(order, Date.now());
       settled?.(order);
     });
+  }
+
+  /**
+   * Runs a due capture (capture at shipment) and records its final outcome on the order. The
+   * UCP order does not show it (no webhook); the console does. Not final: the alarm retries.
+   */
+  async #capture(): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    if (!this.#has("captures") || !isDue(capturesDeadline(sql))) return;
+    const processor = processorFor(merchantConfig(this.env));
+    const outcome = await runDueCapture(
+      sql,
+      async (chargeId, amount, key) => {
+        if (processor?.capture) return processor.capture(chargeId, amount, key);
+        console.error(`capture of ${chargeId} waits: the payment processor cannot capture (is Stripe configured?)`);
+        return { ok: false };
+      },
+      Date.now(),
+    );
+    if (!outcome) return;
+    transaction(this.ctx.storage, () => {
+      const order = this.#load();
+      if (order) this.#save(settleCapture(order, outcome, Date.now()));
+    });
+    const orderId = this.#load()?.id;
+    if (orderId) logOrderEvent(orderId, "adjustment", { type: `capture:${outcome}` });
   }
 
   /** Queues the platform's webhook for this state of the order (inside the caller's transaction). */

@@ -12,6 +12,7 @@ import { ledgerDeadline } from "../shared/idempotency";
 const TERMS: ReadonlyArray<readonly [table: string, term: string]> = [
   ["outbox", "SELECT MIN(next_attempt_at) FROM outbox"],
   ["effects", "SELECT MIN(next_attempt_at) FROM effects"],
+  ["captures", "SELECT MIN(next_attempt_at) FROM captures"],
   [
     "webhooks",
     "SELECT next_attempt_at FROM webhooks WHERE delivered_at IS NULL AND failed_at IS NULL ORDER BY seq LIMIT 1",

@@ -7,7 +7,7 @@
 import { DEFAULT_RETRY, nextAttemptAt, type RetryPolicy } from "../../src/order/retry";
 
 export interface JobTable {
-  readonly table: "outbox" | "effects" | "webhooks";
+  readonly table: "outbox" | "effects" | "webhooks" | "captures";
   /** The column stamped when the work succeeded (sent_at, done_at, delivered_at). */
   readonly doneColumn: "sent_at" | "done_at" | "delivered_at";
   /** Backoff and give-up point; the order object's default when absent. */

@@ -15,6 +15,7 @@ import { derivedId } from "../lib/ids";
 import { callObject } from "../lib/object-call";
 import { type OrderState, orderFromCheckout } from "../order/order-state";
 import type { Authentication, PaymentProcessor } from "../payment/processor";
+import { capturesAtShipment } from "../payment/store-processor";
 import type { CheckoutState } from "./checkout-state";
 import type { CompletionOutcome } from "./completion";
 import { type CompletionFaultPoint, completionFault } from "./completion-fault";
@@ -187,6 +188,7 @@ async function placeOrder(attempt: CompletionAttempt, chargeId: string, ports: A
     chargeId,
     webhookUrl: attempt.webhookUrl,
     webhookVersion: attempt.webhookVersion,
+    captureAtShipment: capturesAtShipment(config),
   };
   const order = orderFromCheckout(attempt.checkout, ids, attempt.owner, now);
   // OrderObject.create keeps the first order for this id: a repeated step makes no second one.

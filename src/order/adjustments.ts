@@ -65,7 +65,14 @@ export function applyAdjustment(
   if (issues.length > 0) return err(issues);
 
   const effects: Effect[] = [];
-  if (refunds && order.charge_id) effects.push({ kind: "refund", chargeId: order.charge_id, amount });
+  // An authorization not captured yet (capture at shipment, capture.ts): a part given back
+  // before shipment is simply not captured; giving back all that is left releases the whole
+  // authorization (the processor cancels it when asked for its full amount).
+  const held = order.capture?.status === "authorized";
+  const releases = held && refunds && amount >= refundable;
+  if (refunds && order.charge_id && !held) effects.push({ kind: "refund", chargeId: order.charge_id, amount });
+  if (releases && order.charge_id)
+    effects.push({ kind: "refund", chargeId: order.charge_id, amount: totalOf(order.totals) });
   // A reservation is released whole: only when nothing was ever shipped and nothing remains.
   const untouched = order.line_items.every((l) => l.quantity.fulfilled === 0);
   if (cancel && everything && untouched && order.reservation_id) {
@@ -82,7 +89,12 @@ export function applyAdjustment(
     ...(input.description ? { description: input.description } : {}),
   };
   return ok({
-    order: { ...order, line_items: lineItems, adjustments: [...order.adjustments, adjustment] },
+    order: {
+      ...order,
+      line_items: lineItems,
+      adjustments: [...order.adjustments, adjustment],
+      ...(releases ? { capture: { status: "released" as const } } : {}),
+    },
     adjustmentId: adjustment.id,
     effects,
   });

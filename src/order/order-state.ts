@@ -79,6 +79,30 @@ export interface DisputeRecord {
   readonly event_at: number;
 }
 
+/**
+ * What the buyer paid with, as the checkout showed it (its selected instrument's display):
+ * the handler, the card's brand and last four digits. Display data only, never a credential;
+ * anything that is not four digits is not kept as last_digits.
+ */
+export interface PaymentDisplay {
+  readonly handler_id: string;
+  readonly brand?: string;
+  readonly last_digits?: string;
+}
+
+/**
+ * A charge that was only authorized at completion (STRIPE_CAPTURE=manual when the order was
+ * placed) and is taken at the first shipment. authorized: nothing taken yet; pending: the
+ * capture is queued (retried by the alarm); captured; failed: given up after the retries;
+ * released: the order was canceled whole before shipment and the authorization cancelled.
+ */
+export interface CaptureRecord {
+  readonly status: "authorized" | "pending" | "captured" | "failed" | "released";
+  /** What the capture takes: the total less what was canceled before shipment. */
+  readonly amount?: number;
+  readonly captured_at?: string;
+}
+
 export interface OrderState {
   readonly id: string;
   readonly checkout_id: string;
@@ -105,6 +129,10 @@ export interface OrderState {
   readonly processor_refunds?: readonly RefundRecord[];
   /** Disputes the processor reported by webhook (absent on orders that never had one). */
   readonly disputes?: readonly DisputeRecord[];
+  /** The checkout's display of the instrument charged (absent on older orders). */
+  readonly payment_display?: PaymentDisplay;
+  /** Present only when the charge was an authorization to capture at shipment. */
+  readonly capture?: CaptureRecord;
 }
 
 export function orderFromCheckout(
@@ -116,6 +144,8 @@ export function orderFromCheckout(
     chargeId?: string;
     webhookUrl?: string;
     webhookVersion?: string;
+    /** The charge was an authorization, captured at the first shipment (STRIPE_CAPTURE=manual). */
+    captureAtShipment?: boolean;
   },
   owner: string,
   now: number,
@@ -157,6 +187,32 @@ export function orderFromCheckout(
     ...(ids.chargeId ? { charge_id: ids.chargeId } : {}),
     ...(ids.webhookUrl ? { webhook_url: ids.webhookUrl } : {}),
     ...(ids.webhookUrl && ids.webhookVersion ? { webhook_version: ids.webhookVersion } : {}),
+    ...paymentDisplayOf(checkout),
+    ...(ids.chargeId && ids.captureAtShipment ? { capture: { status: "authorized" as const } } : {}),
+  };
+}
+
+const LAST_DIGITS = /^[0-9]{4}$/;
+
+/**
+ * The charged instrument's display (the one completion charged: the selected one, else the
+ * first, as planCompletion picks it). Only short strings are kept, and last_digits only as
+ * exactly four digits, so no card number can ride in through a platform's display object.
+ */
+export function paymentDisplayOf(checkout: CheckoutState): { payment_display?: PaymentDisplay } {
+  const instruments = checkout.payment?.instruments ?? [];
+  const charged = instruments.find((i) => i.selected === true) ?? instruments[0];
+  if (!charged) return {};
+  const display = charged.display ?? {};
+  const brand = typeof display.brand === "string" ? display.brand.trim().slice(0, 40) : "";
+  const last =
+    typeof display.last_digits === "string" && LAST_DIGITS.test(display.last_digits) ? display.last_digits : "";
+  return {
+    payment_display: {
+      handler_id: charged.handler_id.slice(0, 100),
+      ...(brand ? { brand } : {}),
+      ...(last ? { last_digits: last } : {}),
+    },
   };
 }
 

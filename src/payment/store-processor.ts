@@ -21,6 +21,15 @@ export function processorFor(config: PaymentSettings): PaymentProcessor | undefi
   return config.stripe ? stripeProcessor(config.stripe) : undefined;
 }
 
+/**
+ * Whether processorFor's charges are authorizations the order captures at its first shipment
+ * (Stripe with STRIPE_CAPTURE=manual). The order records this at creation, so a later change
+ * of the setting never leaves an authorization uncaptured or captures a charge twice.
+ */
+export function capturesAtShipment(config: PaymentSettings): boolean {
+  return !config.paymentTestMode && config.stripe?.capture === "manual";
+}
+
 /** What discovery and checkouts advertise: nothing the store cannot honour. */
 export function paymentHandlers(config: PaymentSettings & Pick<MerchantConfig, "origin">): HandlerRegistry {
   return processorFor(config)?.handlers(config.origin) ?? {};

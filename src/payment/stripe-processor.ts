@@ -165,7 +165,14 @@ async function capture(stripe: Stripe, chargeId: string, amount: number, key: st
     return { ok: intent.status === "succeeded" };
   } catch (e) {
     logStripeError("capture", key, e);
-    return { ok: false };
+    // Taken already (an earlier try whose answer was lost, past Stripe's 24 h key replay):
+    // Stripe refuses a second capture, and nothing more is owed.
+    try {
+      return { ok: (await stripe.paymentIntents.retrieve(chargeId)).status === "succeeded" };
+    } catch (again) {
+      logStripeError("capture (check)", key, again);
+      return { ok: false };
+    }
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { CAPTURES_SCHEMA, capturesDeadline } from "../../durable-objects/order/captures";
 import { orderDeadline } from "../../durable-objects/order/deadline";
 import { feedIndex, INDEX_FEED_SCHEMA, indexFeedDeadline } from "../../durable-objects/order/index-feed";
 import { enqueue, OUTBOX_SCHEMA, outboxDeadline } from "../../durable-objects/order/outbox";
@@ -66,7 +67,7 @@ describe("an order from before the outbox (only `orders`)", () => {
     });
     expect(shipped.kind).toBe("ok");
     expect(await tables(stub)).toEqual(
-      ["effects", "index_feed", "ledger", "orders", "outbox", "webhook_deliveries", "webhooks"].sort(),
+      ["captures", "effects", "index_feed", "ledger", "orders", "outbox", "webhook_deliveries", "webhooks"].sort(),
     );
     expect((await stub.indexState())?.entry.status).toBe("shipped");
     await runDurableObjectAlarm(stub);
@@ -95,7 +96,7 @@ describe("a new order's tables", () => {
     });
     expect(shipped.kind).toBe("ok");
     expect(await tables(stub)).toEqual(
-      ["effects", "index_feed", "ledger", "orders", "outbox", "webhook_deliveries", "webhooks"].sort(),
+      ["captures", "effects", "index_feed", "ledger", "orders", "outbox", "webhook_deliveries", "webhooks"].sort(),
     );
     // The ledger entry's expiry is what the alarm waits for now.
     const alarm = await runInDurableObject(stub, (_o: OrderObject, state) => state.storage.getAlarm());
@@ -109,12 +110,13 @@ describe("a new order's tables", () => {
 });
 
 describe("the order's alarm deadline", () => {
-  it("is the earliest of the outbox, effects, ledger, head webhook and index feed deadlines", async () => {
+  it("is the earliest of the outbox, effects, captures, ledger, head webhook and index feed deadlines", async () => {
     await runInDurableObject(fresh(), (_o: OrderObject, state) => {
       const sql = state.storage.sql;
       for (const s of [
         OUTBOX_SCHEMA,
         EFFECTS_SCHEMA,
+        CAPTURES_SCHEMA,
         LEDGER_SCHEMA,
         WEBHOOKS_SCHEMA,
         DELIVERIES_SCHEMA,
@@ -122,7 +124,7 @@ describe("the order's alarm deadline", () => {
       ])
         sql.exec(s);
       const each = () =>
-        [outboxDeadline, effectsDeadline, ledgerDeadline, webhooksDeadline, indexFeedDeadline]
+        [outboxDeadline, effectsDeadline, capturesDeadline, ledgerDeadline, webhooksDeadline, indexFeedDeadline]
           .map((f) => f(sql))
           .filter((d): d is number => d !== undefined);
       const expected = () => (each().length > 0 ? Math.min(...each()) : undefined);

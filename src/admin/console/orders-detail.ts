@@ -9,6 +9,7 @@ import { orderDetail } from "../orders";
 import { consoleCsrfInput, consoleMessage, renderConsole } from "./layout";
 import { dateTime, money, platformName, statusBadge } from "./orders-format";
 import { actionForms } from "./orders-forms";
+import { paymentCard } from "./orders-payment";
 import type { ConsoleContext } from "./types";
 
 type Order = MerchantOrderView["order"];
@@ -172,6 +173,7 @@ export async function orderPage(
     body: html`<p><a href="/admin/orders">All orders</a></p>
 <h1 class="fit">Order ${id} ${statusBadge(view.status)}</h1>${notice}
 <div class="grid">${who(view)}${timeline(ctx, view)}</div>
+${paymentCard(ctx, view)}
 ${processorFacts(ctx, view)}${lines(ctx, view.order)}${webhooks(ctx, view)}${actionForms(ctx, view)}`,
   });
 }
