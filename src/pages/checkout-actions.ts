@@ -13,6 +13,7 @@ import { type CheckoutAction, checkoutPath, formKey, isAction } from "./checkout
 import { type NoticeCode, withNotices } from "./checkout-notices";
 import { field, type PageContext } from "./context";
 import { seeOther } from "./respond";
+import { stripeCardCredential, stripePageHandler } from "./stripe-card-form";
 
 type Outcome = { readonly notices: readonly NoticeCode[] } | { readonly location: string };
 
@@ -191,6 +192,13 @@ async function place(
   const handlerId = field(form, "handler_id", 128);
   const handler = paymentHandlers(checkout).find((h) => h.id === handlerId);
   if (!handler) return { notices: ["handler"] };
+  if (stripePageHandler(ctx.config, checkout)?.id === handler.id) {
+    // Stripe's card form: the browser confirmed the PaymentIntent; only its id comes here.
+    const credential = stripeCardCredential(field(form, "payment_intent", 255));
+    if (!credential) return { notices: ["not_placed"] };
+    const instrument = { id: "instr_checkout_page", handler_id: handler.id, type: "card", selected: true, credential };
+    return complete(ctx, id, key, instrument);
+  }
   if (!ctx.config.paymentTestMode || handler.config?.test_mode !== true) return { notices: ["payments_off"] };
   const card = testCardCredential(
     {
@@ -210,6 +218,15 @@ async function place(
     display: card.card.display,
     credential: { type: "token", token: card.card.token },
   };
+  return complete(ctx, id, key, instrument);
+}
+
+async function complete(
+  ctx: PageContext,
+  id: string,
+  key: string,
+  instrument: Record<string, unknown>,
+): Promise<Outcome> {
   const done = await callAsBuyer(
     ctx,
     "complete_checkout",

@@ -10,6 +10,7 @@ import { checkoutResponse } from "./checkout-view";
 import { type PageContext, readForm } from "./context";
 import { openSession } from "./handoff";
 import { messagePage } from "./layout";
+import { prepareStripeCard, withStripeCsp } from "./stripe-card-form";
 
 export async function checkoutPage(ctx: PageContext, token: string): Promise<Response> {
   const opened = await openSession(ctx, "checkout", token);
@@ -29,7 +30,9 @@ export async function checkoutPage(ctx: PageContext, token: string): Promise<Res
       "Ask the assistant that sent you here to start a new checkout.",
     );
   }
-  return checkoutResponse(ctx, token, checkout);
+  // Stripe's card form (a store charging through Stripe): the checkout's PaymentIntent and the page's wider CSP.
+  const card = await prepareStripeCard(ctx, checkout);
+  return withStripeCsp(checkoutResponse(ctx, token, checkout, card), ctx, card);
 }
 
 export async function checkoutAction(ctx: PageContext, token: string): Promise<Response> {

@@ -1,6 +1,7 @@
 /**
  * The payment section: the handlers the checkout lists (`ucp.payment_handlers`). The test
- * handler, in test mode, gets the card form (card-form.ts); a checkout waiting on 3-D Secure
+ * handler, in test mode, gets the card form (card-form.ts); a store charging through Stripe
+ * gets Stripe's Payment Element (stripe-card-form.ts); a checkout waiting on 3-D Secure
  * links to its challenge; a store with no live handler says it cannot take payments.
  */
 import { groupDigits, TEST_CARDS } from "./card-form";
@@ -10,6 +11,7 @@ import { checkoutPath, formOpen } from "./checkout-form";
 import { money } from "./checkout-summary";
 import type { PageContext } from "./context";
 import { html, type SafeHtml } from "./html";
+import { type StripeCard, stripeCardBody } from "./stripe-card-form";
 
 function cardField(
   id: string,
@@ -56,6 +58,7 @@ export function paymentSection(
   token: string,
   checkout: PageCheckout,
   notes: readonly FeedbackItem[],
+  card?: StripeCard,
 ): SafeHtml {
   const handlers = paymentHandlers(checkout);
   const testHandler = ctx.config.paymentTestMode ? handlers.find((h) => h.config?.test_mode === true) : undefined;
@@ -66,6 +69,8 @@ export function paymentSection(
 <p><a class="button" href="${checkoutPath(token)}/verify">Verify the payment</a></p>`;
   } else if (testHandler) {
     body = cardForm(ctx, token, checkout, testHandler, notes);
+  } else if (card) {
+    body = stripeCardBody(ctx, token, checkout, card);
   } else if (handlers.length > 0) {
     body = html`<p>This store takes payment through your assistant (${handlers.map((h) => h.name).join(", ")}): it cannot be paid on this page.</p>`;
   } else {

@@ -14,6 +14,7 @@ import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
 import { renderPage } from "./layout";
 import { policySection } from "./policy-links";
+import { STRIPE_CARD_SCRIPT, type StripeCard } from "./stripe-card-form";
 
 const STATUS_TEXT: Readonly<Record<string, string>> = {
   incomplete: "Some details are still needed",
@@ -30,7 +31,13 @@ ${editable ? discountSection(ctx, editable.token, checkout, editable.feedback.di
 }
 
 /** On a phone (one column) the buyer reaches the summary, then pays; on a desktop both sit beside the forms. */
-function openBody(ctx: PageContext, token: string, checkout: PageCheckout, feedback: Feedback): SafeHtml {
+function openBody(
+  ctx: PageContext,
+  token: string,
+  checkout: PageCheckout,
+  feedback: Feedback,
+  card: StripeCard | undefined,
+): SafeHtml {
   return html`<h1>Checkout</h1>
 <p><span class="status">${STATUS_TEXT[checkout.status] ?? checkout.status}</span></p>
 ${renderFeedback(feedback.top)}
@@ -46,7 +53,7 @@ ${addressSection(ctx, token, checkout, feedback.address)}
 ${shippingSection(ctx, token, checkout, feedback.shipping)}
 </div>
 <div>${summaryCard(ctx, checkout, { token, feedback })}
-${paymentSection(ctx, token, checkout, feedback.payment)}
+${paymentSection(ctx, token, checkout, feedback.payment, card)}
 ${policySection(ctx)}</div>
 </div>`;
 }
@@ -82,7 +89,12 @@ ${totalsTable(ctx, checkout)}
 </section>`;
 }
 
-function bodyFor(ctx: PageContext, token: string, checkout: PageCheckout): { title: string; body: SafeHtml } {
+function bodyFor(
+  ctx: PageContext,
+  token: string,
+  checkout: PageCheckout,
+  card: StripeCard | undefined,
+): { title: string; body: SafeHtml } {
   // The closed states' own note (expired) is said by the page itself, not repeated.
   const feedback = buildFeedback(
     messagesOf(checkout).filter((m) => m.code !== "expired"),
@@ -122,11 +134,13 @@ function bodyFor(ctx: PageContext, token: string, checkout: PageCheckout): { tit
         ),
       };
     default:
-      return { title: "Checkout", body: openBody(ctx, token, checkout, feedback) };
+      return { title: "Checkout", body: openBody(ctx, token, checkout, feedback, card) };
   }
 }
 
-export function checkoutResponse(ctx: PageContext, token: string, checkout: PageCheckout): Response {
-  const { title, body } = bodyFor(ctx, token, checkout);
-  return renderPage(ctx, { title, body, personal: true });
+/** `card`: Stripe's card form for this checkout (stripe-card-form.ts), when the store has one. */
+export function checkoutResponse(ctx: PageContext, token: string, checkout: PageCheckout, card?: StripeCard): Response {
+  const { title, body } = bodyFor(ctx, token, checkout, card);
+  const script = card?.intent && !card.intent.paid ? { script: STRIPE_CARD_SCRIPT } : {};
+  return renderPage(ctx, { title, body, personal: true, ...script });
 }

@@ -17,13 +17,27 @@ export function newNonce(): string {
   return toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
 }
 
-export function contentSecurityPolicy(nonce: string): string {
+/**
+ * Origins one page may use beyond its own nonce: the checkout page with Stripe's card form
+ * (stripe-card-form.ts) loads Stripe.js, frames Stripe's fields and lets Stripe.js call
+ * Stripe's API. Every other page allows none of them.
+ */
+export interface CspSources {
+  readonly script?: readonly string[];
+  readonly frame?: readonly string[];
+  readonly connect?: readonly string[];
+}
+
+export function contentSecurityPolicy(nonce: string, allow: CspSources = {}): string {
+  const more = (sources: readonly string[] | undefined) => (sources?.length ? ` ${sources.join(" ")}` : "");
   return [
     "default-src 'none'",
     // Catalog images and the merchant's logo live on other hosts.
     "img-src 'self' https: data:",
     `style-src 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'${more(allow.script)}`,
+    ...(allow.frame?.length ? [`frame-src${more(allow.frame)}`] : []),
+    ...(allow.connect?.length ? [`connect-src${more(allow.connect)}`] : []),
     "form-action 'self'",
     "base-uri 'none'",
     "frame-ancestors 'none'",

@@ -9,6 +9,10 @@
  *   authentication id; the retry that carries it (the buyer verified on the store's page
  *   through Stripe.js) takes over that same PaymentIntent, confirming it if Stripe still
  *   waits for a confirmation, and never creates a second one.
+ * - the checkout page's card form: the buyer authorized a PaymentIntent with Stripe.js
+ *   (stripe-page-intent.ts); the completion's credential names it and charge adopts it after
+ *   checking it is this checkout's and for this total, and captures it (per STRIPE_CAPTURE).
+ *   No second PaymentIntent.
  * - refund: a Stripe refund keyed by the order's refund key; an authorization not captured
  *   yet (manual capture) is cancelled instead. void: the attempt's PaymentIntent, found by its
  *   metadata, is cancelled, or refunded when it was captured.
@@ -48,6 +52,8 @@ export function stripeProcessor(settings: StripeSettings): PaymentProcessor {
 async function charge(stripe: Stripe, settings: StripeSettings, request: ChargeRequest): Promise<ChargeOutcome> {
   const verified = request.authentication?.id;
   if (verified?.startsWith("pi_")) return resume(stripe, request, verified);
+  const paidOnPage = pageIntentOf(request.credential);
+  if (paidOnPage) return adoptPageIntent(stripe, settings, request, paidOnPage);
   const method = stripePaymentMethod(request.handlerId, request.credential);
   if (!method.ok) return { kind: "declined", reason: method.reason };
   const params = {
@@ -106,6 +112,72 @@ async function resume(stripe: Stripe, request: ChargeRequest, intentId: string):
     return outcomeOf(intent);
   } catch (e) {
     logStripeError("charge (verified)", key, e);
+    const declined = declineOf(e);
+    if (declined) return declined;
+    throw stripeFailure("charge", e);
+  }
+}
+
+/** `{type: "stripe_payment_intent", payment_intent: "pi_…"}`: the checkout page's Payment Element paid it. */
+function pageIntentOf(credential: ChargeRequest["credential"]): string | undefined {
+  if (credential.type !== "stripe_payment_intent") return undefined;
+  const id = credential.payment_intent;
+  return typeof id === "string" && /^pi_[A-Za-z0-9_]+$/.test(id) ? id : undefined;
+}
+
+/**
+ * A PaymentIntent the buyer confirmed on the checkout page (stripe-page-intent.ts): never a
+ * new charge. The page only authorizes (manual capture), so no money is taken for a checkout
+ * that ends without an order. Accepted only when it is this checkout's (metadata
+ * ucp_checkout_id), for this total and currency, and authorized; it is re-tagged with the
+ * attempt (void and recovery find it by that) and captured now, unless the store captures at
+ * shipment. An authorization for another total (the checkout changed meanwhile) is released.
+ * Anything else is a decline that charges nothing: the buyer pays again on the page.
+ */
+async function adoptPageIntent(
+  stripe: Stripe,
+  settings: StripeSettings,
+  request: ChargeRequest,
+  intentId: string,
+): Promise<ChargeOutcome> {
+  const key = request.idempotencyKey;
+  try {
+    let intent = await stripe.paymentIntents.retrieve(intentId);
+    if (request.checkoutId === undefined || intent.metadata?.ucp_checkout_id !== request.checkoutId) {
+      console.error(`stripe: charge ${key}: the page's PaymentIntent is not this checkout's; not used`);
+      return { kind: "declined", reason: "The card payment is not this checkout's. Pay again." };
+    }
+    if (intent.amount !== request.amount || intent.currency !== request.currency.toLowerCase()) {
+      if (intent.status === "requires_capture")
+        await stripe.paymentIntents.cancel(
+          intentId,
+          { cancellation_reason: "abandoned" },
+          { idempotencyKey: `${key}:release` },
+        );
+      console.error(`stripe: charge ${key}: the page's PaymentIntent is for another total; released, not used`);
+      return {
+        kind: "declined",
+        reason:
+          "The checkout's total changed after the card was authorized; that authorization was released. Pay again.",
+      };
+    }
+    if (intent.status !== "succeeded" && intent.status !== "requires_capture")
+      return { kind: "declined", reason: "The card payment was not completed. Pay again." };
+    if (intent.metadata?.ucp_attempt !== key)
+      intent = await stripe.paymentIntents.update(
+        intentId,
+        { metadata: { ucp_attempt: key } },
+        { idempotencyKey: `${key}:adopt` },
+      );
+    if (intent.status === "requires_capture" && settings.capture === "automatic")
+      intent = await stripe.paymentIntents.capture(
+        intentId,
+        { amount_to_capture: request.amount },
+        { idempotencyKey: `${key}:capture` },
+      );
+    return outcomeOf(intent);
+  } catch (e) {
+    logStripeError("charge (page)", key, e);
     const declined = declineOf(e);
     if (declined) return declined;
     throw stripeFailure("charge", e);

@@ -19,6 +19,8 @@ export interface StripeSettings {
   readonly publishableKey?: string;
   /** STRIPE_API_BASE: Stripe's API origin, or a stand-in's (tests, local runs). */
   readonly apiBase: string;
+  /** STRIPE_JS_URL: where the checkout page loads Stripe.js (Stripe's own, or a stand-in's in tests). */
+  readonly jsUrl: string;
   /** automatic: captured at completion; manual: authorized, captured at shipment. */
   readonly capture: "automatic" | "manual";
   /** STRIPE_PROFILE_ID (profile_…): agents issue shared payment tokens to it (com.stripe.payments). */
@@ -39,6 +41,7 @@ export interface StripeVars {
   STRIPE_WEBHOOK_SECRET?: string;
   STRIPE_PUBLISHABLE_KEY?: string;
   STRIPE_API_BASE?: string;
+  STRIPE_JS_URL?: string;
   STRIPE_CAPTURE?: string;
   STRIPE_PROFILE_ID?: string;
   GOOGLE_PAY_MERCHANT_ID?: string;
@@ -50,6 +53,8 @@ export interface StripeVars {
 export const STRIPE_SECRETS = ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
 
 export const DEFAULT_STRIPE_API_BASE = "https://api.stripe.com";
+/** Stripe.js must be loaded from Stripe (PCI: never bundled or self-hosted); only tests point elsewhere. */
+export const DEFAULT_STRIPE_JS_URL = "https://js.stripe.com/v3";
 
 const SECRET_KEY = /^(?:sk|rk)_(test|live)_[A-Za-z0-9_]+$/;
 const PUBLISHABLE_KEY = /^pk_(test|live)_[A-Za-z0-9_]+$/;
@@ -83,6 +88,7 @@ export const STRIPE_VARS = {
     .regex(PUBLISHABLE_KEY, 'expected a Stripe publishable key "pk_test_…" or "pk_live_…"')
     .optional(),
   STRIPE_API_BASE: ApiBase.optional(),
+  STRIPE_JS_URL: z.url({ protocol: /^https?$/, error: 'expected a URL such as "https://js.stripe.com/v3"' }).optional(),
   STRIPE_CAPTURE: z.enum(["automatic", "manual"], { error: 'expected "automatic" or "manual"' }).optional(),
   STRIPE_PROFILE_ID: z
     .string()
@@ -184,6 +190,7 @@ export function stripeSettings(vars: Readonly<StripeVars & { MERCHANT_NAME?: str
     ...(webhookSecret ? { webhookSecret } : {}),
     ...(publishableKey ? { publishableKey } : {}),
     apiBase: (text(vars.STRIPE_API_BASE) ?? DEFAULT_STRIPE_API_BASE).replace(/\/+$/, ""),
+    jsUrl: text(vars.STRIPE_JS_URL) ?? DEFAULT_STRIPE_JS_URL,
     capture: vars.STRIPE_CAPTURE === "manual" ? "manual" : "automatic",
     ...(profileId ? { profileId } : {}),
     ...googlePaySettings(vars),

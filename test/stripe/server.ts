@@ -1,10 +1,12 @@
 /**
  * The stand-in over plain HTTP for e2e and browser tests: point a store's STRIPE_API_BASE (or
- * the SDK's host/port/protocol) at `url`. Listens on 127.0.0.1 only.
+ * the SDK's host/port/protocol) at `url`, and STRIPE_JS_URL at `${url}/v3` (stripe-js.ts: a
+ * minimal Stripe.js for the checkout page's card form). Listens on 127.0.0.1 only.
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createStripeStandIn, type StandInOptions, type StripeStandIn } from "./handler.ts";
+import { stripeJsRequest } from "./stripe-js.ts";
 
 export interface RunningStandIn {
   /** e.g. http://127.0.0.1:9700 (no trailing slash). */
@@ -34,7 +36,8 @@ export async function startStripeStandIn(options: StandInOptions & { port?: numb
   let origin = "";
   const server = createServer((req, res) => {
     toRequest(req, origin)
-      .then(standIn.handle)
+      // Stripe.js's stand-in (/v3) and its publishable-key calls, then the API; CORS for the page.
+      .then((request) => stripeJsRequest(request, standIn, options.apiKey))
       .then(async (response) => {
         res.writeHead(response.status, Object.fromEntries(response.headers));
         res.end(Buffer.from(await response.arrayBuffer()));

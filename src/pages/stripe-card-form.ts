@@ -1,0 +1,169 @@
+/**
+ * The buyer's card form when the store charges through Stripe (docs/payments.md "The buyer's
+ * card form"): Stripe's Payment Element, loaded from Stripe.js, collects the card in Stripe's
+ * own frames and confirms the checkout's PaymentIntent (src/payment/stripe-page-intent.ts) in
+ * the browser, 3-D Secure included. The Worker sees no card number (PCI SAQ-A): the page gets
+ * the publishable key and the intent's client_secret, and posts back only the PaymentIntent's
+ * id, which the completion checks and adopts (stripe-processor.ts). Without JavaScript the
+ * page says a card needs it and offers nothing that cannot work.
+ */
+import type { MerchantConfig } from "../config";
+import { GOOGLE_PAY_HANDLER_ID, STRIPE_HANDLER_ID } from "../payment/stripe-handlers";
+import { type PageIntent, pageIntent } from "../payment/stripe-page-intent";
+import { DEFAULT_STRIPE_JS_URL, type StripeSettings } from "../payment/stripe-vars";
+import { messagesOf, type PageCheckout, type PageHandler, paymentHandlers, totalOf } from "./checkout-data";
+import { formOpen } from "./checkout-form";
+import { money } from "./checkout-summary";
+import type { PageContext } from "./context";
+import { html, type SafeHtml } from "./html";
+import { type CspSources, contentSecurityPolicy } from "./respond";
+
+/** The page completes with whichever Stripe handler the checkout lists: both charge through Stripe. */
+const STRIPE_PAGE_HANDLERS: readonly string[] = [STRIPE_HANDLER_ID, GOOGLE_PAY_HANDLER_ID];
+
+export interface StripeCard {
+  readonly handler: PageHandler;
+  readonly settings: StripeSettings & { readonly publishableKey: string };
+  /** Undefined: the checkout is not ready to pay, or Stripe did not answer (`unavailable`). */
+  readonly intent?: PageIntent;
+  readonly unavailable?: boolean;
+}
+
+function stripeSettingsOf(config: Pick<MerchantConfig, "paymentTestMode" | "stripe">) {
+  const settings = config.paymentTestMode ? undefined : config.stripe;
+  return settings?.publishableKey ? (settings as StripeCard["settings"]) : undefined;
+}
+
+/** The Stripe handler a page completion names, when this store takes cards on the page through Stripe. */
+export function stripePageHandler(
+  config: Pick<MerchantConfig, "paymentTestMode" | "stripe">,
+  checkout: PageCheckout,
+): PageHandler | undefined {
+  if (!stripeSettingsOf(config)) return undefined;
+  const handlers = paymentHandlers(checkout);
+  for (const id of STRIPE_PAGE_HANDLERS) {
+    const handler = handlers.find((h) => h.id === id);
+    if (handler) return handler;
+  }
+  return undefined;
+}
+
+/**
+ * What the page needs for Stripe's card form: for a checkout ready to place, its
+ * PaymentIntent (created once per checkout and total). Undefined: this store has no card form.
+ */
+export async function prepareStripeCard(ctx: PageContext, checkout: PageCheckout): Promise<StripeCard | undefined> {
+  const settings = stripeSettingsOf(ctx.config);
+  const handler = stripePageHandler(ctx.config, checkout);
+  if (!settings || !handler) return undefined;
+  // Waiting on an agent's 3-D Secure verification: the page links to it (checkout-payment.ts), no new form.
+  if (messagesOf(checkout).some((m) => m.code === "requires_3ds")) return undefined;
+  if (checkout.status !== "ready_for_complete") return { handler, settings };
+  const intent = await pageIntent(settings, {
+    checkoutId: checkout.id,
+    amount: totalOf(checkout),
+    currency: checkout.currency,
+  });
+  return intent ? { handler, settings, intent } : { handler, settings, unavailable: true };
+}
+
+/**
+ * The origins the card form needs, from the configured URLs (a stand-in's in tests):
+ * Stripe.js's origin for the script and its frames (plus hooks.stripe.com, where Stripe's
+ * 3-D Secure frames live), and the API origin Stripe.js calls.
+ */
+export function stripeCspSources(settings: Pick<StripeSettings, "jsUrl" | "apiBase">): CspSources {
+  const js = new URL(settings.jsUrl).origin;
+  const stripeItself = js === new URL(DEFAULT_STRIPE_JS_URL).origin;
+  return {
+    script: [js],
+    frame: stripeItself ? [js, "https://hooks.stripe.com"] : [js],
+    connect: [new URL(settings.apiBase).origin],
+  };
+}
+
+/** The page's policy with Stripe's origins added, only when the Payment Element is on it. */
+export function withStripeCsp(response: Response, ctx: PageContext, card: StripeCard | undefined): Response {
+  if (!card?.intent || card.intent.paid) return response;
+  response.headers.set("content-security-policy", contentSecurityPolicy(ctx.nonce, stripeCspSources(card.settings)));
+  return response;
+}
+
+function placeButton(ctx: PageContext, checkout: PageCheckout, label: string): SafeHtml {
+  return html`<p><button type="submit" class="place">${label} · ${money(ctx, checkout, totalOf(checkout))}</button></p>`;
+}
+
+/** The payment section's body for a store paid through Stripe on this page. */
+export function stripeCardBody(ctx: PageContext, token: string, checkout: PageCheckout, card: StripeCard): SafeHtml {
+  const { intent } = card;
+  const hidden = html`<input type="hidden" name="handler_id" value="${card.handler.id}">`;
+  if (card.unavailable) {
+    return html`<p>The card form could not be loaded just now. Reload the page to try again; nothing was charged.</p>`;
+  }
+  if (!intent) {
+    return html`<p class="muted">Fill in the details this page asks for, then pay by card here.</p>`;
+  }
+  if (intent.paid) {
+    // Paid on an earlier visit, the order not placed yet (the page was closed): place it, no JavaScript needed.
+    return html`${formOpen(ctx, token, "place")}${hidden}<input type="hidden" name="payment_intent" value="${intent.id}">
+<p>Your card payment is confirmed. Place the order to finish.</p>
+${placeButton(ctx, checkout, "Place order")}
+</form>`;
+  }
+  return html`<div id="stripe-card" data-publishable-key="${card.settings.publishableKey}" data-client-secret="${intent.clientSecret}">
+<p id="stripe-card-fallback">Paying by card on this page needs JavaScript: the card form is Stripe's. Turn JavaScript on, or pay through your assistant.</p>
+<div id="stripe-card-pay" hidden>${formOpen(ctx, token, "place", "stripe-card-form")}${hidden}<input type="hidden" name="payment_intent" value="">
+<div id="stripe-payment-element"></div>
+<p id="stripe-card-status" role="status" aria-live="polite"></p>
+${placeButton(ctx, checkout, "Pay and place order")}
+</form></div>
+</div>
+<script nonce="${ctx.nonce}" src="${card.settings.jsUrl}"></script>`;
+}
+
+/**
+ * Progressive enhancement (layout's nonce'd script): shows the form once Stripe.js is there,
+ * mounts the Payment Element, confirms on submit (3-D Secure inside Stripe.js) and only then
+ * posts the form, carrying the PaymentIntent's id and nothing of the card.
+ */
+export const STRIPE_CARD_SCRIPT = `(function () {
+  var root = document.getElementById("stripe-card");
+  var pay = document.getElementById("stripe-card-pay");
+  var form = document.getElementById("stripe-card-form");
+  var fallback = document.getElementById("stripe-card-fallback");
+  if (!root || !pay || !form || !fallback) return;
+  if (typeof Stripe !== "function") {
+    fallback.textContent = "The card form could not be loaded. Reload the page to try again, or pay through your assistant.";
+    return;
+  }
+  var stripe = Stripe(root.dataset.publishableKey);
+  var elements = stripe.elements({ clientSecret: root.dataset.clientSecret });
+  elements.create("payment").mount("#stripe-payment-element");
+  fallback.hidden = true;
+  pay.hidden = false;
+  var status = document.getElementById("stripe-card-status");
+  var button = form.querySelector("button[type=submit]");
+  var failed = function (message) {
+    status.textContent = message || "The payment did not go through. Check the card and try again.";
+    button.disabled = false;
+  };
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    button.disabled = true;
+    status.textContent = "Confirming your payment…";
+    stripe.confirmPayment({ elements: elements, redirect: "if_required" }).then(function (result) {
+      if (result.error) return failed(result.error.message);
+      if (!result.paymentIntent) return failed();
+      form.elements.payment_intent.value = result.paymentIntent.id;
+      status.textContent = "Payment confirmed. Placing your order…";
+      form.submit();
+    }, function () { failed(); });
+  });
+})();`;
+
+/** The page completion's credential: the PaymentIntent the buyer confirmed, by id only. */
+export function stripeCardCredential(paymentIntent: string): { type: string; payment_intent: string } | undefined {
+  return /^pi_[A-Za-z0-9_]{1,200}$/.test(paymentIntent)
+    ? { type: "stripe_payment_intent", payment_intent: paymentIntent }
+    : undefined;
+}
