@@ -13,7 +13,7 @@ import { type CheckoutAction, checkoutPath, formKey, isAction } from "./checkout
 import { type NoticeCode, withNotices } from "./checkout-notices";
 import { field, type PageContext } from "./context";
 import { seeOther } from "./respond";
-import { stripeCardCredential, stripePageHandler } from "./stripe-card-form";
+import { stripeCardInstrument, stripePageHandler } from "./stripe-card-form";
 
 type Outcome = { readonly notices: readonly NoticeCode[] } | { readonly location: string };
 
@@ -194,9 +194,8 @@ async function place(
   if (!handler) return { notices: ["handler"] };
   if (stripePageHandler(ctx.config, checkout)?.id === handler.id) {
     // Stripe's card form: the browser confirmed the PaymentIntent; only its id comes here.
-    const credential = stripeCardCredential(field(form, "payment_intent", 255));
-    if (!credential) return { notices: ["not_placed"] };
-    const instrument = { id: "instr_checkout_page", handler_id: handler.id, type: "card", selected: true, credential };
+    const instrument = await stripeCardInstrument(ctx, handler, field(form, "payment_intent", 255));
+    if (!instrument) return { notices: ["not_placed"] };
     return complete(ctx, id, key, instrument);
   }
   if (!ctx.config.paymentTestMode || handler.config?.test_mode !== true) return { notices: ["payments_off"] };

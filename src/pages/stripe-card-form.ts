@@ -9,7 +9,7 @@
  */
 import type { MerchantConfig } from "../config";
 import { GOOGLE_PAY_HANDLER_ID, STRIPE_HANDLER_ID } from "../payment/stripe-handlers";
-import { type PageIntent, pageIntent } from "../payment/stripe-page-intent";
+import { type PageIntent, pageIntent, pageIntentDisplay } from "../payment/stripe-page-intent";
 import { DEFAULT_STRIPE_JS_URL, type StripeSettings } from "../payment/stripe-vars";
 import { messagesOf, type PageCheckout, type PageHandler, paymentHandlers, totalOf } from "./checkout-data";
 import { formOpen } from "./checkout-form";
@@ -161,9 +161,25 @@ export const STRIPE_CARD_SCRIPT = `(function () {
   });
 })();`;
 
-/** The page completion's credential: the PaymentIntent the buyer confirmed, by id only. */
-export function stripeCardCredential(paymentIntent: string): { type: string; payment_intent: string } | undefined {
-  return /^pi_[A-Za-z0-9_]{1,200}$/.test(paymentIntent)
-    ? { type: "stripe_payment_intent", payment_intent: paymentIntent }
-    : undefined;
+/**
+ * The page completion's instrument: the PaymentIntent the buyer confirmed, by id only, with
+ * the card's brand and last four digits as Stripe reports them (the page never sees the card).
+ * Undefined for anything that is not a PaymentIntent id.
+ */
+export async function stripeCardInstrument(
+  ctx: PageContext,
+  handler: PageHandler,
+  paymentIntent: string,
+): Promise<Record<string, unknown> | undefined> {
+  const settings = stripeSettingsOf(ctx.config);
+  if (!settings || !/^pi_[A-Za-z0-9_]{1,200}$/.test(paymentIntent)) return undefined;
+  const display = await pageIntentDisplay(settings, paymentIntent);
+  return {
+    id: "instr_checkout_page",
+    handler_id: handler.id,
+    type: "card",
+    selected: true,
+    ...(display ? { display } : {}),
+    credential: { type: "stripe_payment_intent", payment_intent: paymentIntent },
+  };
 }

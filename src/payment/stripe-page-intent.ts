@@ -75,3 +75,25 @@ function replayed(intent: Stripe.PaymentIntent): boolean {
   if (headers instanceof Headers) return headers.get("idempotent-replayed") === "true";
   return (headers as Record<string, string> | undefined)?.["idempotent-replayed"] === "true";
 }
+
+/**
+ * The card's brand and last four digits, for the instrument's display (the order and the
+ * console show what was paid with): read from the PaymentIntent's payment method at Stripe,
+ * since the page never sees the card. Undefined when Stripe does not say; display is optional.
+ */
+export async function pageIntentDisplay(
+  settings: StripeSettings,
+  intentId: string,
+): Promise<{ brand: string; last_digits: string } | undefined> {
+  try {
+    const intent = await stripeClient(settings).paymentIntents.retrieve(intentId, { expand: ["payment_method"] });
+    const method = intent.payment_method;
+    const card = typeof method === "object" && method !== null ? method.card : undefined;
+    return card?.brand && /^[0-9]{4}$/.test(card.last4 ?? "")
+      ? { brand: card.brand, last_digits: card.last4 }
+      : undefined;
+  } catch (e) {
+    logStripeError("page intent display", intentId, e);
+    return undefined;
+  }
+}

@@ -7,10 +7,12 @@
  * confirmed, the page's form places the order on that same PaymentIntent. Another checkout's
  * PaymentIntent is refused.
  */
+import { exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type Json, tool } from "../../helpers/checkout";
 import { FULL_PROFILE } from "../../helpers/mcp";
 import { type Browser, decodeEntities, formsWith, getPage, pathOf, submit } from "../../helpers/pages";
+import { ADMIN_TOKEN } from "../../order/order-helpers";
 
 const STAND_IN = "https://stripe.test/__stand-in";
 const SECRET = "sk_test_workerdStandIn";
@@ -124,6 +126,17 @@ describe("the checkout page's card form (Stripe's Payment Element)", () => {
     expect(intents).toHaveLength(1);
     expect(intents[0]).toMatchObject({ id: intent.id, status: "succeeded", amount_received: intent.amount });
     expect(intents[0].metadata.ucp_attempt).toBeTruthy();
+    // The order says what was paid with, as Stripe reports the card (the page never saw it).
+    const read = await tool("get_checkout", { id: checkout.id }, undefined, FULL_PROFILE);
+    const orderId = read.body.result.structuredContent.order.id;
+    const order = await exports.default.fetch(`https://shop.example.com/admin/orders/${orderId}`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(((await order.json()) as Json).payment_display).toEqual({
+      handler_id: "stripe_payments",
+      brand: "visa",
+      last_digits: "4242",
+    });
   });
 
   it("a reload after paying offers to place the order without the Payment Element", async () => {
