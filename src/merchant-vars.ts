@@ -7,6 +7,7 @@
  * development serves http://localhost.
  */
 import * as z from "zod";
+import { isHttpsOrLocalUrl } from "./lib/public-url";
 import { STRIPE_VARS, stripeVarProblems } from "./payment/stripe-vars";
 import { policyVarProblems } from "./policies/store-policies";
 
@@ -42,17 +43,9 @@ function isLocale(value: string): boolean {
   }
 }
 
-const LogoUrl = z.string().refine(
-  (value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === "https:" || (url.protocol === "http:" && url.hostname === "localhost");
-    } catch {
-      return false;
-    }
-  },
-  { error: (i) => `expected an https URL of an image, got ${JSON.stringify(i.input)}` },
-);
+const LogoUrl = z
+  .string()
+  .refine(isHttpsOrLocalUrl, { error: (i) => `expected an https URL of an image, got ${JSON.stringify(i.input)}` });
 
 /** Cloudflare Access's team domain (docs/console.md): the JWT's issuer and where its keys are. */
 const TeamDomain = z.string().refine(

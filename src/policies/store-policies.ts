@@ -6,6 +6,7 @@
  */
 import * as z from "zod";
 import { toJsonPath } from "../lib/json-path";
+import { isHttpsOrLocalUrl } from "../lib/public-url";
 import { parseUntrustedJson } from "../lib/safe-json";
 
 export interface StorePolicy {
@@ -41,17 +42,11 @@ const REVERSE_DOMAIN = /^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9_-]*
 
 const MAX_POLICIES = 10;
 
-const PolicyUrl = z.string().refine(
-  (value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === "https:" || (url.protocol === "http:" && url.hostname === "localhost");
-    } catch {
-      return false;
-    }
-  },
-  { error: (i) => `expected an https URL of the full policy, got ${JSON.stringify(i.input)}` },
-);
+const PolicyUrl = z
+  .string()
+  .refine(isHttpsOrLocalUrl, {
+    error: (i) => `expected an https URL of the full policy, got ${JSON.stringify(i.input)}`,
+  });
 
 const PolicyEntry = z.strictObject({
   type: z
