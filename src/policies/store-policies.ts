@@ -42,11 +42,9 @@ const REVERSE_DOMAIN = /^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9_-]*
 
 const MAX_POLICIES = 10;
 
-const PolicyUrl = z
-  .string()
-  .refine(isHttpsOrLocalUrl, {
-    error: (i) => `expected an https URL of the full policy, got ${JSON.stringify(i.input)}`,
-  });
+const PolicyUrl = z.string().refine(isHttpsOrLocalUrl, {
+  error: (i) => `expected an https URL of the full policy, got ${JSON.stringify(i.input)}`,
+});
 
 const PolicyEntry = z.strictObject({
   type: z
