@@ -11,6 +11,7 @@ import { logUnhandled, type RequestFacts } from "./lib/log";
 import { logUnavailable, StorageUnavailable } from "./lib/storage-unavailable";
 import { StoreMisconfigured } from "./lib/store-misconfigured";
 import { handleMcpPost } from "./mcp/http";
+import { cartLinkPage } from "./pages/cart-badge";
 import { addToCart, cartAction, cartPage } from "./pages/cart-page";
 import { checkoutAction, checkoutPage } from "./pages/checkout-page";
 import { type PageContext, pageContext } from "./pages/context";
@@ -191,6 +192,10 @@ router
   .get(
     "/products/:handle",
     page((ctx, p) => productPage(ctx, p.handle as string)),
+  )
+  .get(
+    "/cart",
+    page((ctx) => cartLinkPage(ctx)),
   )
   .post(
     "/cart",

@@ -1,5 +1,6 @@
 /** What every page handler gets: the request, the store's config, the time, this response's nonce and CSRF state. */
 import { type MerchantConfig, merchantConfig } from "../config";
+import { type CartBadge, cartBadge } from "./cart-badge";
 import { type CsrfState, csrfOk, csrfState } from "./csrf";
 import { newNonce } from "./respond";
 
@@ -12,12 +13,14 @@ export interface PageContext {
   /** Authorizes this response's inline style and script (respond.ts CSP). */
   readonly nonce: string;
   readonly csrf: CsrfState;
+  /** The cart in the buyer's cookie, for the header's cart link (GET pages only). */
+  readonly cart?: CartBadge;
 }
 
 /** Throws StoreMisconfigured like every other entry point; the router answers it with a page. */
 export async function pageContext(request: Request, env: Env, now = Date.now()): Promise<PageContext> {
   const config = merchantConfig(env);
-  return {
+  const ctx: PageContext = {
     request,
     url: new URL(request.url),
     env,
@@ -26,6 +29,9 @@ export async function pageContext(request: Request, env: Env, now = Date.now()):
     nonce: newNonce(),
     csrf: await csrfState(request, config),
   };
+  if (request.method !== "GET") return ctx;
+  const cart = await cartBadge(ctx);
+  return cart ? { ...ctx, cart } : ctx;
 }
 
 /** The POSTed form, or undefined when it is not a form or fails the CSRF check. */

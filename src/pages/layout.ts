@@ -1,5 +1,6 @@
 /** The page shell every buyer page shares: header with the store's name and logo, main, footer. */
 
+import { pageLanguage, type Translate, translator } from "../i18n/translate";
 import type { PageContext } from "./context";
 import { CSRF_FIELD } from "./csrf";
 import { html, type SafeHtml, safeUrl, trustedHtml } from "./html";
@@ -24,11 +25,19 @@ export function csrfInput(ctx: PageContext): SafeHtml {
   return html`<input type="hidden" name="${CSRF_FIELD}" value="${ctx.csrf.token}">`;
 }
 
+/** The header's cart link: always there (GET /cart finds the cookie's cart), with the count when one exists. */
+function cartLink(ctx: PageContext, t: Translate): SafeHtml {
+  const cart = ctx.cart;
+  if (!cart) return html`<a href="/cart">${t("layout.cart")}</a>`;
+  return html`<a href="${cart.href}" aria-label="${t("layout.cartCount", { count: cart.count })}">${t("layout.cart")} <span class="count" aria-hidden="true">${cart.count}</span></a>`;
+}
+
 export function renderPage(ctx: PageContext, spec: PageSpec): Response {
   const { config, nonce } = ctx;
+  const t = translator(ctx);
   const logo = safeUrl(config.storefront.logoUrl);
   const doc = html`<!doctype html>
-<html lang="${config.storefront.locale}">
+<html lang="${pageLanguage(config.storefront.locale)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -37,10 +46,10 @@ export function renderPage(ctx: PageContext, spec: PageSpec): Response {
 <style nonce="${nonce}">${trustedHtml(accentCss(config.storefront.accentColor) + BASE_CSS + POLICY_CSS)}</style>
 </head>
 <body>
-<a class="skip" href="#main">Skip to content</a>
+<a class="skip" href="#main">${t("layout.skip")}</a>
 <header class="site"><div class="bar">
 <a class="brand" href="/">${logo ? html`<img src="${logo}" alt="">` : ""}<span>${config.name}</span></a>
-<nav aria-label="Store"><a href="/">Shop</a></nav>
+<nav aria-label="${t("layout.nav")}"><a href="/">${t("layout.shop")}</a> ${cartLink(ctx, t)}</nav>
 </div></header>
 <main id="main">
 ${spec.body}
@@ -51,7 +60,11 @@ ${spec.script ? html`<script nonce="${nonce}">${trustedHtml(spec.script)}</scrip
 </html>`;
   const headers: Record<string, string> = { ...spec.headers };
   if (ctx.csrf.setCookie) headers["set-cookie"] = ctx.csrf.setCookie;
-  return htmlResponse(doc, nonce, { status: spec.status ?? 200, personal: spec.personal ?? false, headers });
+  // The cart link carries the buyer's own cart: such a page is never stored by a shared cache,
+  // and a shared page varies by the cookie that would have given it one.
+  const personal = (spec.personal ?? false) || ctx.cart !== undefined;
+  if (!personal) headers.vary = "Cookie";
+  return htmlResponse(doc, nonce, { status: spec.status ?? 200, personal, headers });
 }
 
 /** A page that only says something (not found, link expired, try later). */
@@ -66,7 +79,7 @@ export function messagePage(
     title,
     status,
     personal: true,
-    body: html`<h1>${title}</h1><p>${text}</p><p><a href="/">Continue shopping</a></p>`,
+    body: html`<h1>${title}</h1><p>${text}</p><p><a href="/">${translator(ctx)("layout.continueShopping")}</a></p>`,
     ...(headers ? { headers } : {}),
   });
 }

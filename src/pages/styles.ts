@@ -17,7 +17,8 @@ header.site{background:#fff;border-bottom:1px solid #ddd}
 header.site .bar{max-width:64rem;margin:0 auto;padding:.75rem 1rem;display:flex;gap:.75rem;align-items:center;flex-wrap:wrap}
 header.site .brand{font-weight:700;font-size:1.15rem;color:#1a1a1a;text-decoration:none;display:flex;gap:.5rem;align-items:center}
 header.site .brand img{height:2rem;width:auto}
-header.site nav{margin-left:auto}
+header.site nav{margin-left:auto;display:flex;gap:1rem}
+header.site nav .count{display:inline-block;min-width:1.4em;padding:0 .35em;border-radius:1em;background:#1a1a1a;color:#fff;font-size:.85em;text-align:center}
 main{max-width:64rem;margin:0 auto;padding:1rem}
 footer.site{max-width:64rem;margin:2rem auto 0;padding:1rem;color:#555;font-size:.875rem}
 h1{font-size:1.5rem;line-height:1.25;margin:.5rem 0 1rem}
