@@ -25,17 +25,27 @@ const VERIFICATION_SCHEMA = `CREATE TABLE IF NOT EXISTS payment_verification (
   verification TEXT NOT NULL
 )`;
 
+/** The prefix of a verification id the store made because the processor gave none. */
+const STORE_REFERENCE = "3ds_";
+
 /**
- * What the challenge page shows: the session's status (and order), the verification if any
- * (without the processor's reference), and the owner platform the buyer returns to.
+ * What the challenge page shows: the session's status (and order), what is being paid for,
+ * the verification if any, and the owner platform the buyer returns to.
  */
 export interface VerificationView {
   readonly checkout: {
     readonly status: CheckoutState["status"];
     readonly order?: { readonly id: string; readonly permalink_url: string };
+    /** What the buyer is asked to pay for: titles and quantities, as the checkout holds them. */
+    readonly lines?: ReadonlyArray<{ readonly title: string; readonly quantity: number }>;
   };
   /** With `action`, the page is that Action's surface (action.ready, then action.done or action.error). */
   readonly verification?: Omit<PaymentVerification, "id" | "instrumentPath">;
+  /**
+   * The processor's reference for a pending verification it runs itself (Stripe's
+   * PaymentIntent): the page's server code asks the processor with it; never rendered.
+   */
+  readonly processorReference?: string;
   readonly owner?: string;
   /** The owner proved who it is (signature or API key): only then may its origin frame our pages. */
   readonly ownerAuthenticated?: boolean;
@@ -101,7 +111,7 @@ export function noteVerification(
     const instrument = chosenInstrument(attempt.checkout.payment?.instruments ?? []);
     if (!instrument) return;
     const request = {
-      id: outcome.authenticationId ?? `3ds_${crypto.randomUUID()}`,
+      id: outcome.authenticationId ?? `${STORE_REFERENCE}${crypto.randomUUID()}`,
       amount: attempt.amount,
       currency: attempt.currency,
       instrument,
@@ -125,11 +135,19 @@ export function noteVerification(
 export function verificationView(sql: SqlStorage, checkout: CheckoutState): VerificationView {
   const verification = loadVerification(sql);
   const owner = recordedOwner(sql);
+  const lines = checkout.line_items.map((line) => ({ title: line.item.title, quantity: line.quantity }));
+  const reference = verification?.status === "pending" && !isStoreReference(verification.id);
   return {
-    checkout: { status: checkout.status, ...(checkout.order ? { order: checkout.order } : {}) },
+    checkout: { status: checkout.status, ...(checkout.order ? { order: checkout.order } : {}), lines },
     ...(verification ? { verification: withoutReferences(verification) } : {}),
+    ...(reference ? { processorReference: verification.id } : {}),
     ...(owner ? { owner: owner.profile, ...(owner.authenticated ? { ownerAuthenticated: true } : {}) } : {}),
   };
+}
+
+/** The id noteVerification makes when the processor gave none (the test handler's challenge). */
+function isStoreReference(id: string): boolean {
+  return id.startsWith(STORE_REFERENCE);
 }
 
 /** The processor's reference and our JSONPath mean nothing to the buyer's page. */

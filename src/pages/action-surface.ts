@@ -71,10 +71,9 @@ export async function surfaceFormOk(
 /** The surface may be framed by its owner platform only; every other page keeps frame-ancestors 'none'. */
 export function framedBy(ctx: PageContext, surface: ActionSurface, response: Response): Response {
   if (!surface.origin) return response;
-  const policy = contentSecurityPolicy(ctx.nonce).replace(
-    "frame-ancestors 'none'",
-    `frame-ancestors ${surface.origin}`,
-  );
+  // The page's own policy (Stripe's origins when the bank's step is on it), framing allowed.
+  const own = response.headers.get("content-security-policy") ?? contentSecurityPolicy(ctx.nonce);
+  const policy = own.replace("frame-ancestors 'none'", `frame-ancestors ${surface.origin}`);
   response.headers.set("content-security-policy", policy);
   // frame-ancestors supersedes it in current browsers; older ones would refuse every frame.
   response.headers.delete("x-frame-options");

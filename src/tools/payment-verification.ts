@@ -2,8 +2,8 @@
  * The buyer's side of a payment verification (3-D Secure, UCP overview Scenario B) for the
  * challenge page: the same CheckoutObject, status rules and ledger as every tool call. The
  * page opened the session by its hand-off token, so it acts as the buyer (`handoff`), whoever
- * owns the session. Only the test handler's challenge is answered here, in test mode: with a
- * real processor the bank decides, not a button.
+ * owns the session. A button answers only the test handler's challenge, in test mode; with
+ * Stripe the bank's step runs in Stripe.js on the page and Stripe says how it ended.
  */
 import type { CheckoutObject } from "../../durable-objects/checkout-object";
 import type { VerificationView } from "../../durable-objects/checkout-verification";
@@ -13,6 +13,7 @@ import type { MerchantConfig } from "../config";
 import { isIssuedId } from "../lib/ids";
 import { TEST_HANDLER_ID } from "../payment/handlers";
 import { processorFor } from "../payment/store-processor";
+import { verificationResult } from "../payment/stripe-verification";
 import { ledgerEntry } from "./object-reply";
 
 export type { VerificationView };
@@ -26,7 +27,11 @@ export interface BuyerSession {
 
 export type VerificationAnswer =
   | { readonly ok: true; readonly view: VerificationView }
-  | { readonly ok: false; readonly reason: "not_found" | "conflict" | "unavailable" | "not_answerable" };
+  | {
+      readonly ok: false;
+      /** `pending`: the processor's step is not finished; nothing was recorded. */
+      readonly reason: "not_found" | "conflict" | "unavailable" | "not_answerable" | "pending";
+    };
 
 /** The session's status and its verification, as the challenge page shows them. */
 export async function paymentVerification(session: BuyerSession): Promise<VerificationAnswer> {
@@ -52,11 +57,43 @@ export async function answerVerification(
   return answer(() => stub(session).verify({ caller: buyer(session.config), idempotency, passed }));
 }
 
+/**
+ * After the processor's own step on this page (Stripe.js ran the bank's 3-D Secure): the
+ * processor, never the page's form, says whether it passed. `key` comes from the page's form,
+ * as for answerVerification.
+ */
+export async function answerFromProcessor(session: BuyerSession, key: string): Promise<VerificationAnswer> {
+  const current = await paymentVerification(session);
+  if (!current.ok) return current;
+  const reference = current.view.processorReference;
+  const settings = processorVerifies(session.config, current.view) ? session.config.stripe : undefined;
+  if (!settings || !reference) return { ok: false, reason: "not_answerable" };
+  const result = await verificationResult(settings, reference, session.checkoutId);
+  if (result === undefined) return { ok: false, reason: "unavailable" };
+  if (result === "pending") return { ok: false, reason: "pending" };
+  const passed = result === "passed";
+  const idempotency = await ledgerEntry("verify_payment", key, session.checkoutId, { passed }, session.config.idSecret);
+  return answer(() => stub(session).verify({ caller: buyer(session.config), idempotency, passed }));
+}
+
 /** Whether this page may take the buyer's answer: a pending test-handler challenge, in test mode. */
 export function buyerAnswers(config: Pick<MerchantConfig, "paymentTestMode">, view: VerificationView): boolean {
+  return testChallenge(config, view) && awaitsBuyer(view);
+}
+
+/** Whether the processor runs the buyer's step on this page (Stripe.js), and it waits for the buyer. */
+export function processorVerifies(
+  config: Pick<MerchantConfig, "paymentTestMode" | "stripe">,
+  view: VerificationView,
+): boolean {
+  const stripe = !config.paymentTestMode && config.stripe?.publishableKey !== undefined;
+  return stripe && view.processorReference?.startsWith("pi_") === true && awaitsBuyer(view);
+}
+
+function awaitsBuyer(view: VerificationView): boolean {
   // A payment_authentication Action waits with the completion accepted; an escalation, escalated.
   const waiting = view.verification?.action ? "complete_in_progress" : "requires_escalation";
-  return testChallenge(config, view) && view.checkout.status === waiting && view.verification?.status === "pending";
+  return view.checkout.status === waiting && view.verification?.status === "pending";
 }
 
 function testChallenge(config: Pick<MerchantConfig, "paymentTestMode">, view: VerificationView): boolean {

@@ -2,14 +2,18 @@
  * A minimal stand-in for Stripe.js (https://js.stripe.com/v3) for browser tests of the
  * checkout page's card form (src/pages/stripe-card-form.ts), served by server.ts at `/v3` on
  * the stand-in's origin (STRIPE_JS_URL = `<url>/v3`). It implements only what the page calls:
- * `Stripe(pk)`, `stripe.elements({clientSecret})`, `elements.create("payment").mount(el)` and
- * `stripe.confirmPayment({elements, redirect: "if_required"})`.
+ * `Stripe(pk)`, `stripe.elements({clientSecret})`, `elements.create("payment").mount(el)`,
+ * `stripe.confirmPayment({elements, redirect: "if_required"})` and
+ * `stripe.handleNextAction({clientSecret})` (the verify page's bank step for an agent's charge).
  *
  * Unlike the real Payment Element (card fields in Stripe's iframes), the "element" is an
  * in-page choice of Stripe's test payment methods (pm_card_visa, a decline, a 3-D Secure
  * card). Confirming POSTs to the stand-in's confirm with the publishable key and the
  * client_secret, as Stripe.js does; a `requires_action` answer is completed the way Stripe.js
  * handles the next action (here: the stand-in's /__stand-in/authenticate, passed).
+ * handleNextAction opens a modal "bank window" in the page (the real one is Stripe's iframe)
+ * where the buyer completes or fails the authentication, then resolves as Stripe.js does:
+ * `{paymentIntent}` or `{error}`.
  */
 import type { StripeStandIn } from "./handler.ts";
 
@@ -63,6 +67,38 @@ export const STRIPE_JS_SOURCE = `(function () {
             };
           }
         };
+      },
+      handleNextAction: function (options) {
+        var id = options.clientSecret.split("_secret_")[0];
+        return new Promise(function (resolve) {
+          var dialog = document.createElement("dialog");
+          dialog.className = "stand-in-3ds";
+          dialog.setAttribute("aria-labelledby", "stand-in-3ds-title");
+          var title = document.createElement("h2");
+          title.id = "stand-in-3ds-title";
+          title.textContent = "Your bank (Stripe stand-in 3-D Secure)";
+          dialog.appendChild(title);
+          [["pass", "Complete authentication"], ["fail", "Fail authentication"]].forEach(function (choice) {
+            var button = document.createElement("button");
+            button.type = "button";
+            button.textContent = choice[1];
+            button.addEventListener("click", function () {
+              dialog.close();
+              dialog.remove();
+              var body = new URLSearchParams({ result: choice[0] });
+              fetch(base + "/__stand-in/authenticate/" + id, { method: "POST", body: body })
+                .then(function (r) { return r.json(); })
+                .then(function (after) {
+                  if (after.status === "requires_payment_method")
+                    return resolve({ error: { type: "card_error", code: "payment_intent_authentication_failure", message: "We are unable to authenticate your payment method." } });
+                  resolve({ paymentIntent: after });
+                }, function () { resolve({ error: { type: "api_connection_error", message: "Network error." } }); });
+            });
+            dialog.appendChild(button);
+          });
+          document.body.appendChild(dialog);
+          dialog.showModal();
+        });
       },
       confirmPayment: function (options) {
         var state = options.elements._standIn;

@@ -9,10 +9,9 @@
  */
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { CheckoutObject } from "../../../durable-objects/checkout-object";
 import { merchantConfig } from "../../../src/config";
 import { processorFor } from "../../../src/payment/store-processor";
-import { ledgerEntry } from "../../../src/tools/object-reply";
+import { answerFromProcessor } from "../../../src/tools/payment-verification";
 import { discoveryProfile } from "../../../src/ucp/discovery";
 import { CURRENT_VERSION, LEGACY_VERSION } from "../../../src/ucp/versions";
 import { type Json, tool } from "../../helpers/checkout";
@@ -233,29 +232,25 @@ describe("a decline", () => {
   });
 });
 
-/** What the store's page does once Stripe.js reports the buyer passed (issue 24 item 3): the buyer's answer. */
-async function buyerPassed(checkoutId: string, intentId: string): Promise<void> {
+/**
+ * The buyer's bank step as the store's verify page runs it (src/pages/stripe-verify.ts):
+ * Stripe.js's handleNextAction at Stripe (here the stand-in's authenticate), then the page asks
+ * Stripe how it ended (answerFromProcessor). Before the bank's step it is still pending.
+ */
+async function buyerVerifies(checkoutId: string, intentId: string, result: "pass" | "fail"): Promise<void> {
+  const session = { env, config: merchantConfig(env), checkoutId };
+  const early = await answerFromProcessor(session, crypto.randomUUID());
+  expect(early).toEqual({ ok: false, reason: "pending" });
   const res = await fetch(`${STAND_IN}/authenticate/${intentId}`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: "result=pass",
+    body: `result=${result}`,
     redirect: "manual",
   });
   expect(res.status).toBeLessThan(400);
-  const stub = env.CHECKOUT.getByName(checkoutId) as DurableObjectStub<CheckoutObject>;
-  const idempotency = await ledgerEntry(
-    "verify_payment",
-    crypto.randomUUID(),
-    checkoutId,
-    { passed: true },
-    env.ID_SIGNING_KEY,
-  );
-  const reply = await stub.verify({
-    caller: { profile: "https://shop.example.com/", authenticated: false, handoff: true },
-    idempotency,
-    passed: true,
-  });
-  expect(reply.kind).toBe("ok");
+  const answered = await answerFromProcessor(session, crypto.randomUUID());
+  expect(answered.ok).toBe(true);
+  if (answered.ok) expect(answered.view.verification?.status).toBe(result === "pass" ? "passed" : "failed");
 }
 
 describe("3-D Secure", { timeout: 30_000 }, () => {
@@ -268,7 +263,7 @@ describe("3-D Secure", { timeout: 30_000 }, () => {
     const [pi] = await intentsOf(checkout.id);
     expect(pi.status).toBe("requires_action");
 
-    await buyerPassed(checkout.id, pi.id);
+    await buyerVerifies(checkout.id, pi.id, "pass");
     const done = await completeMcp(checkout.id, LEGACY, googlePay("tok_threeDSecure2Required"));
     expect(done.status, JSON.stringify(done.messages)).toBe("completed");
     const intents = await intentsOf(checkout.id);
@@ -277,6 +272,17 @@ describe("3-D Secure", { timeout: 30_000 }, () => {
     expect(intents[0].status).toBe("succeeded");
     // Re-tagged with the attempt that charged it (void and webhooks look it up by that).
     expect(intents[0].metadata.ucp_attempt).not.toBe(pi.metadata.ucp_attempt);
+  });
+
+  it("2026-04-08: the buyer fails the bank's step; the checkout is open again with payment_failed and nothing was charged", async () => {
+    const checkout = await ready(LEGACY);
+    await completeMcp(checkout.id, LEGACY, googlePay("tok_threeDSecure2Required"));
+    const [pi] = await intentsOf(checkout.id);
+    await buyerVerifies(checkout.id, pi.id, "fail");
+    const after = await completeMcp(checkout.id, LEGACY, googlePay("tok_visa"));
+    expect(after.status, JSON.stringify(after.messages)).toBe("completed");
+    const intents = await intentsOf(checkout.id);
+    expect(intents.map((i: Json) => i.status).sort()).toEqual(["requires_payment_method", "succeeded"]);
   });
 
   it("2026-08-25 with payment_authentication: complete_in_progress with a three_ds_challenge Action", async () => {
