@@ -23,6 +23,7 @@ import type { CompletionAttempt } from "../src/checkout/completion-steps";
 import { type CheckoutBase, type CheckoutInput, computeCheckout, saveInstrument } from "../src/checkout/compute";
 import { commerceConfig } from "../src/checkout/merchant-commerce";
 import { awaitsBuyer, challengeActions, decideVerification } from "../src/checkout/payment-verification";
+import { embeddingFor } from "../src/ucp/embedded";
 import { type AttemptSource, CompletionAttempts, RECOVERY_RETRY_MS } from "./checkout-completion";
 import {
   attemptStart,
@@ -41,7 +42,7 @@ import {
   pruneLedger,
   recordLedger,
 } from "./shared/idempotency";
-import { type Caller, mayAct, OWNER_SCHEMA, recordOwner } from "./shared/owner";
+import { type Caller, mayAct, OWNER_SCHEMA, recordedOwner, recordOwner } from "./shared/owner";
 import { deleteAllStorage, ensureTables, hasTable, transaction } from "./shared/schema";
 
 const CHECKOUT_SCHEMA = "CREATE TABLE IF NOT EXISTS checkout (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
@@ -367,7 +368,8 @@ export class CheckoutObject extends DurableObject<Env> {
     const verification = loadVerification(this.ctx.storage.sql);
     const challenge = awaitsBuyer(checkout, verification);
     const url = challenge ? `${view.continueUrl}/verify` : view.continueUrl;
-    return checkoutPayload(checkout, view.envelope, url, challengeActions(checkout, verification, url));
+    const envelope = embeddingFor(view.envelope, recordedOwner(this.ctx.storage.sql)?.authenticated === true);
+    return checkoutPayload(checkout, envelope, url, challengeActions(checkout, verification, url));
   }
 
   /**

@@ -65,7 +65,7 @@ describe("/.well-known/ucp, the 2026-08-25 root profile", () => {
     for (const service of root.ucp.services["dev.ucp.shopping"]) {
       expect(service.spec).toBe("https://ucp.dev/2026-08-25/specification/overview");
       expect(service.schema).toMatch(
-        /^https:\/\/ucp\.dev\/2026-08-25\/services\/shopping\/(mcp\.openrpc|rest\.openapi)\.json$/,
+        /^https:\/\/ucp\.dev\/2026-08-25\/services\/shopping\/(mcp\.openrpc|rest\.openapi|embedded\.openrpc)\.json$/,
       );
     }
   });

@@ -88,6 +88,8 @@ export interface CheckoutEnvelope {
   readonly version: string;
   readonly status: "success";
   readonly capabilities: Record<string, Array<{ version: string }>>;
+  /** The embedded service binding (ECP), when the session may be embedded (src/ucp/embedded.ts). */
+  readonly services?: Record<string, unknown[]>;
   readonly payment_handlers: Record<string, unknown[]>;
 }
 

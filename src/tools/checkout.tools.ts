@@ -20,6 +20,7 @@ import type { HandlerRegistry } from "../payment/handlers";
 import { instrumentTypeProblem } from "../payment/instrument-check";
 import { handlerIds, paymentHandlers, processorFor } from "../payment/store-processor";
 import { CAPABILITY } from "../ucp/capabilities";
+import { checkoutEmbeddedServices } from "../ucp/embedded";
 import { invalidParams } from "../ucp/errors";
 import { checkoutExtensions } from "../ucp/negotiate";
 import { handlersForPlatform } from "../ucp/platform-handlers";
@@ -207,8 +208,15 @@ function stub(ctx: ToolContext, id: string) {
   return ctx.env.CHECKOUT.getByName(id) as DurableObjectStub<CheckoutObject>;
 }
 
+/** `services`: the embedded binding (ECP), which the object keeps only for an authenticated owner (src/ucp/embedded.ts). */
 function envelope(ctx: ToolContext): CheckoutEnvelope {
-  return { ...ctx.envelope(), status: "success", payment_handlers: platformHandlers(ctx, paymentHandlers(ctx.config)) };
+  const base = ctx.envelope();
+  return {
+    ...base,
+    status: "success",
+    services: checkoutEmbeddedServices(base.version),
+    payment_handlers: platformHandlers(ctx, paymentHandlers(ctx.config)),
+  };
 }
 
 async function view(ctx: ToolContext, id: string) {

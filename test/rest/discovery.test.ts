@@ -30,7 +30,7 @@ describe("the rest service binding in each profile", { timeout: 30_000 }, () => 
       [leaf, "2026-04-08"],
     ] as const) {
       const bindings = profile.ucp.services["dev.ucp.shopping"];
-      expect(bindings.map((b: { transport: string }) => b.transport)).toEqual(["mcp", "rest"]);
+      expect(bindings.map((b: { transport: string }) => b.transport)).toEqual(["mcp", "rest", "embedded"]);
       expect(bindings[1]).toEqual(restBinding(version));
     }
     expect(validateCurrent(CURRENT.businessProfile, root).errors).toEqual([]);
