@@ -35,6 +35,9 @@ export async function startStripeStore(name: string): Promise<StripeStore> {
         STRIPE_PROFILE_ID: `profile_${name}`,
         STRIPE_API_BASE: stripe.url,
         STRIPE_JS_URL: `${stripe.url}/v3`,
+        // Google Pay offered too: agents pay with its tokens, charged through Stripe.
+        GOOGLE_PAY_ENVIRONMENT: "TEST",
+        GOOGLE_PAY_MERCHANT_NAME: "Demo Outfitters",
       },
     }),
     chromium.launch({ executablePath, args: ["--no-sandbox"] }),
