@@ -69,15 +69,16 @@ export async function prepareStripeCard(ctx: PageContext, checkout: PageCheckout
 
 /**
  * The origins the card form needs, from the configured URLs (a stand-in's in tests):
- * Stripe.js's origin for the script and its frames (plus hooks.stripe.com, where Stripe's
- * 3-D Secure frames live), and the API origin Stripe.js calls.
+ * Stripe.js's origin for the script and its frames, and the API origin Stripe.js calls. For
+ * Stripe itself, also what Stripe's CSP guide lists: its *.js.stripe.com hosts (scripts and
+ * frames) and hooks.stripe.com (3-D Secure frames).
  */
 export function stripeCspSources(settings: Pick<StripeSettings, "jsUrl" | "apiBase">): CspSources {
   const js = new URL(settings.jsUrl).origin;
   const stripeItself = js === new URL(DEFAULT_STRIPE_JS_URL).origin;
   return {
-    script: [js],
-    frame: stripeItself ? [js, "https://hooks.stripe.com"] : [js],
+    script: stripeItself ? [js, "https://*.js.stripe.com"] : [js],
+    frame: stripeItself ? [js, "https://*.js.stripe.com", "https://hooks.stripe.com"] : [js],
     connect: [new URL(settings.apiBase).origin],
   };
 }

@@ -147,8 +147,8 @@ describe("STRIPE_JS_URL", () => {
 describe("the card form's Content-Security-Policy", () => {
   it("allows Stripe's script, frames and API, derived from the configured URLs", () => {
     expect(stripeCspSources(settings)).toEqual({
-      script: ["https://js.stripe.com"],
-      frame: ["https://js.stripe.com", "https://hooks.stripe.com"],
+      script: ["https://js.stripe.com", "https://*.js.stripe.com"],
+      frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
       connect: ["https://stripe.test"],
     });
     const standInJs = stripeCspSources({ jsUrl: "http://127.0.0.1:9700/v3", apiBase: "http://127.0.0.1:9700" });
@@ -158,8 +158,8 @@ describe("the card form's Content-Security-Policy", () => {
       connect: ["http://127.0.0.1:9700"],
     });
     const policy = contentSecurityPolicy("n0nce", stripeCspSources({ ...settings, apiBase: "https://api.stripe.com" }));
-    expect(policy).toContain("script-src 'nonce-n0nce' https://js.stripe.com;");
-    expect(policy).toContain("frame-src https://js.stripe.com https://hooks.stripe.com;");
+    expect(policy).toContain("script-src 'nonce-n0nce' https://js.stripe.com https://*.js.stripe.com;");
+    expect(policy).toContain("frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com;");
     expect(policy).toContain("connect-src https://api.stripe.com;");
     expect(contentSecurityPolicy("n0nce")).not.toMatch(/stripe|frame-src|connect-src/);
   });

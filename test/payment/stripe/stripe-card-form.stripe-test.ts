@@ -88,7 +88,7 @@ describe("the checkout page's card form (Stripe's Payment Element)", () => {
     expect(page.html).not.toContain("card_number");
     const csp = page.res.headers.get("content-security-policy") ?? "";
     expect(csp).toMatch(/script-src 'nonce-[^']+' https:\/\/js\.stripe\.com;/);
-    expect(csp).toContain("frame-src https://js.stripe.com https://hooks.stripe.com;");
+    expect(csp).toContain("frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com;");
     expect(csp).toContain("connect-src https://stripe.test;");
 
     const [intent] = await intentsOf(checkout.id);
