@@ -18,6 +18,7 @@ import { type Json, tool } from "../../helpers/checkout";
 import { FULL_PROFILE, PROFILES } from "../../helpers/mcp";
 import { validateCheckout } from "../../helpers/official-schema";
 import { CURRENT, validateComposed } from "../../helpers/official-schema-current";
+import { type Browser, getPage, pathOf, submit } from "../../helpers/pages";
 import { admin } from "../../order/order-helpers";
 import { rest } from "../../rest/rest-client";
 
@@ -295,7 +296,31 @@ describe("3-D Secure", { timeout: 30_000 }, () => {
         config: { payment_instrument_id: "instr_gp", url: expect.stringMatching(/\/verify$/) },
       },
     ]);
-    expect(await intentsOf(checkout.id)).toHaveLength(1);
+    const [pi] = await intentsOf(checkout.id);
+
+    // The Action's page: the bank's step in Stripe.js; the store completes after Stripe says it passed.
+    const url = pathOf(accepted.actions["dev.ucp.payment.three_ds_challenge"][0].config.url);
+    const browser: Browser = {};
+    const page = await getPage(url, browser);
+    expect(page.res.status, page.html).toBe(200);
+    expect(page.html).toContain("Verify with your bank");
+    expect(page.html).toContain(`data-client-secret="${pi.client_secret}"`);
+    const form = /<form\b[^>]*id="stripe-verify-form"[\s\S]*?<\/form>/.exec(page.html)?.[0] ?? "";
+    // Posted before the bank's step finished: nothing decided, the step is offered again.
+    const early = await submit(url, form, {}, browser);
+    expect(early.status).toBe(303);
+    expect((await mcp("get_checkout", { id: checkout.id }, AUTH)).status).toBe("complete_in_progress");
+    await fetch(`${STAND_IN}/authenticate/${pi.id}`, { method: "POST", body: new URLSearchParams({ result: "pass" }) });
+    const again = await getPage(url, browser);
+    const fresh = /<form\b[^>]*id="stripe-verify-form"[\s\S]*?<\/form>/.exec(again.html)?.[0];
+    // Once Stripe no longer waits for the buyer the page has no step to run; the earlier form posts.
+    expect(fresh).toBeUndefined();
+    expect((await submit(url, form, {}, browser)).status).toBe(303);
+    const done = await mcp("get_checkout", { id: checkout.id }, AUTH);
+    expect(done.status, JSON.stringify(done.messages)).toBe("completed");
+    const intents = await intentsOf(checkout.id);
+    expect(intents).toHaveLength(1);
+    expect(intents[0].status).toBe("succeeded");
   });
 
   it("2026-08-25 without it: requires_escalation", async () => {
