@@ -20,6 +20,8 @@ export interface LocalServer {
   log(): string;
   /** Stops the whole process group (node → wrangler → workerd) and waits until it is gone. */
   stop(): Promise<void>;
+  /** A crash: SIGKILL to the whole group at once (no graceful stop), then waits until it is gone. */
+  kill(): Promise<void>;
 }
 
 export interface StartOptions {
@@ -31,6 +33,11 @@ export interface StartOptions {
   readonly port?: number;
   /** Extra environment for `npm start`, e.g. NODE_EXTRA_CA_CERTS (Miniflare hands it to workerd). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Serve from this `--persist-to` directory instead of a fresh temporary one, and keep it
+   * after stop/kill (the caller removes it): a restart on the same state.
+   */
+  readonly stateDir?: string;
 }
 
 const MAX_LOG_CHARS = 200_000;
@@ -54,7 +61,8 @@ setInterval(() => {
 export async function startServer(options: StartOptions = {}): Promise<LocalServer> {
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   const port = options.port ?? (await freePort());
-  const stateDir = mkdtempSync(path.join(tmpdir(), "ucp-e2e-state-"));
+  const ownsState = options.stateDir === undefined;
+  const stateDir = options.stateDir ?? mkdtempSync(path.join(tmpdir(), "ucp-e2e-state-"));
   const baseUrl = `http://127.0.0.1:${port}`;
   // wrangler dev's inspector defaults to 9229: a server still shutting down from the previous
   // file (or any other local dev server) holding it makes workerd exit at start.
@@ -104,16 +112,18 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
   }).unref();
 
   let stopped: Promise<void> | undefined;
+  const end = (how: typeof stopGroup) => {
+    stopped ??= how(child, pid, exited).finally(() => {
+      process.off("exit", killOnExit);
+      if (ownsState) rmSync(stateDir, { recursive: true, force: true });
+    });
+    return stopped;
+  };
   const server: LocalServer = {
     baseUrl,
     log: () => output,
-    stop: () => {
-      stopped ??= stopGroup(child, pid, exited).finally(() => {
-        process.off("exit", killOnExit);
-        rmSync(stateDir, { recursive: true, force: true });
-      });
-      return stopped;
-    },
+    stop: () => end(stopGroup),
+    kill: () => end(killGroup),
   };
 
   try {
@@ -199,6 +209,14 @@ async function stopGroup(child: ChildProcess, pid: number, exited: Promise<void>
       await waitFor(() => !groupAlive(pid), 5_000);
     }
   }
+  await Promise.race([exited, sleep(5_000)]);
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+}
+
+async function killGroup(child: ChildProcess, pid: number, exited: Promise<void>): Promise<void> {
+  signalGroup(pid, "SIGKILL");
+  await waitFor(() => !groupAlive(pid), 5_000);
   await Promise.race([exited, sleep(5_000)]);
   child.stdout?.destroy();
   child.stderr?.destroy();

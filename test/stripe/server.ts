@@ -6,12 +6,15 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createStripeStandIn, type StandInOptions, type StripeStandIn } from "./handler.ts";
+import { AnswerHolds, type Hold, type HoldMatch } from "./hold.ts";
 import { stripeJsRequest } from "./stripe-js.ts";
 
 export interface RunningStandIn {
   /** e.g. http://127.0.0.1:9700 (no trailing slash). */
   readonly url: string;
   readonly standIn: StripeStandIn;
+  /** Holds the answers to matching requests until released (hold.ts: crash tests). */
+  hold(match: HoldMatch): Hold;
   stop(): Promise<void>;
 }
 
@@ -34,15 +37,25 @@ async function toRequest(req: IncomingMessage, origin: string): Promise<Request>
 export async function startStripeStandIn(options: StandInOptions & { port?: number } = {}): Promise<RunningStandIn> {
   const standIn = createStripeStandIn(options);
   let origin = "";
+  const holds = new AnswerHolds();
   const server = createServer((req, res) => {
     toRequest(req, origin)
       // Stripe.js's stand-in (/v3) and its publishable-key calls, then the API; CORS for the page.
-      .then((request) => stripeJsRequest(request, standIn, options.apiKey))
+      .then((request) =>
+        holds.pass(
+          request,
+          () => stripeJsRequest(request, standIn, options.apiKey),
+          () => req.socket.destroyed,
+        ),
+      )
       .then(async (response) => {
+        // A held answer whose caller is gone (killed) has no one to go to.
+        if (!response || req.socket.destroyed) return void res.destroy();
         res.writeHead(response.status, Object.fromEntries(response.headers));
         res.end(Buffer.from(await response.arrayBuffer()));
       })
       .catch((e: unknown) => {
+        if (res.headersSent || req.socket.destroyed) return void res.destroy();
         res.writeHead(500, { "content-type": "application/json" });
         res.end(JSON.stringify({ error: { type: "api_error", message: String(e) } }));
       });
@@ -55,6 +68,7 @@ export async function startStripeStandIn(options: StandInOptions & { port?: numb
   return {
     url: origin,
     standIn,
+    hold: (match) => holds.engage(match),
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
