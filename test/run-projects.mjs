@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: runs the four vitest projects one after another and reports every one, even
+// `npm test`: runs the vitest projects one after another and reports every one, even
 // when an earlier one fails (a `&&` chain would hide the later ones). Arguments are passed
 // to each project (e.g. a file filter), which then may find no file of its own.
 // The projects' skip notices (no spec material, no Chromium) are collected, one line each.
@@ -13,6 +13,8 @@ const PROJECTS = [
   ["workerd", "test/vitest.config.ts"],
   // A store with Stripe keys and no test mode, against the Stripe stand-in (test/stripe/).
   ["workerd-stripe", "test/payment/stripe/vitest.config.ts"],
+  // A store whose prices include tax (TAX.prices_include_tax).
+  ["workerd-tax-inclusive", "test/stores/tax-inclusive/vitest.config.ts"],
   ["e2e", "test/e2e/vitest.config.ts"],
   ["browser", "test/browser/vitest.config.ts"],
 ];

@@ -74,6 +74,16 @@ export const TotalSchema = z
     type: z.string().describe("subtotal, discount, fulfillment, tax, fee or total."),
     amount: z.number().int().describe("Signed amount in minor units; discounts are negative."),
     display_text: z.string().optional().describe("Label for display."),
+    lines: z
+      .array(
+        z.object({
+          type: z.string().optional().describe("tax (included in the prices) or net."),
+          display_text: z.string().describe("Label for display."),
+          amount: z.number().int().describe("Minor units."),
+        }),
+      )
+      .optional()
+      .describe("Breakdown of this entry, summing to its amount: on the total, the taxes the prices include."),
   })
   .describe("One total line.");
 export type Total = z.infer<typeof TotalSchema>;

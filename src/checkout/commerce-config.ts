@@ -98,7 +98,12 @@ const TaxRateSchema = z
   .transform((r) => ({ ...r, ...(r.region === undefined ? {} : { region: regionCode(r.country, r.region) }) }));
 
 const TaxSchema = z
-  .strictObject({ rates: z.array(TaxRateSchema), shipping_taxable: z.boolean().default(false) })
+  .strictObject({
+    rates: z.array(TaxRateSchema),
+    shipping_taxable: z.boolean().default(false),
+    // Catalog prices (and shipping amounts) are gross: tax is the part they include (included-tax.ts).
+    prices_include_tax: z.boolean().default(false),
+  })
   .superRefine((tax, ctx) => {
     const keys = tax.rates.map((r) => `${r.country}|${r.region ?? ""}|${r.label.toLowerCase()}`);
     for (const i of duplicates(keys))

@@ -98,7 +98,7 @@ export function computeCheckout(
       itemsDiscount,
       orderDiscount: discounts.orderDiscount,
       ...(shippingAmount !== undefined ? { fulfillment: shippingAmount } : {}),
-      taxes: taxes.totals,
+      ...(config.tax.prices_include_tax ? { taxes: [], includedTaxes: taxes.totals } : { taxes: taxes.totals }),
     }),
     messages,
     ...(buyer ? { buyer } : {}),

@@ -1,6 +1,6 @@
 /**
  * Sales tax for a destination: one `tax` total per applicable rate, each rounded half-up on
- * its own. The most specific match wins: when any rate names the destination's region, the
+ * its own (added on top, or the part the gross prices include: included-tax.ts). The most specific match wins: when any rate names the destination's region, the
  * country-wide rates do not apply, and every rate at that level does (e.g. GST + PST).
  * Destinations are normalized first ("California", "Germany", "DEU"); one the store cannot
  * price is a message, never a silent zero.
@@ -10,6 +10,7 @@ import type { Message } from "../../schemas/ucp/common";
 import { countryCode, regionCode } from "../lib/geo/places";
 import type { CommerceConfig, TaxRate } from "./commerce-config";
 import type { Destination } from "./fulfillment";
+import { includedTaxes } from "./included-tax";
 import { mulDivHalfUp } from "./money";
 
 export interface TaxResult {
@@ -32,9 +33,11 @@ export function taxFor(
 ): TaxResult {
   const base = Math.max(0, taxableMerchandise) + (config.tax.shipping_taxable ? Math.max(0, shipping) : 0);
   const found = applicableRates(config.tax.rates, destination);
-  const totals = found.rates.map(
-    (rate): Total => ({ type: "tax", display_text: rate.label, amount: mulDivHalfUp(base, rate.rate_bps, 10_000) }),
-  );
+  const totals = config.tax.prices_include_tax
+    ? includedTaxes(base, found.rates)
+    : found.rates.map(
+        (rate): Total => ({ type: "tax", display_text: rate.label, amount: mulDivHalfUp(base, rate.rate_bps, 10_000) }),
+      );
   return found.ok ? { totals } : { totals, message: unpriceable(`${path}.${found.field}`, found.content) };
 }
 

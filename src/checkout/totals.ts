@@ -4,6 +4,7 @@
  * platforms verify before completing.
  */
 import type { Total } from "../../schemas/ucp/cart";
+import { includedLines } from "./included-tax";
 
 /** Line totals: subtotal, items_discount (only when positive), total. */
 export function lineTotals(subtotal: number, itemsDiscount: number): Total[] {
@@ -25,6 +26,8 @@ export interface CheckoutTotalsInput {
   /** The selected option's amount; omit while no option is selected. */
   readonly fulfillment?: number;
   readonly taxes: readonly Total[];
+  /** Taxes the gross prices include (prices_include_tax): sub-lines of the total, never added to it. */
+  readonly includedTaxes?: readonly Total[];
 }
 
 /**
@@ -44,7 +47,9 @@ export function checkoutTotals(input: CheckoutTotalsInput): Total[] {
     ...input.taxes.map((tax) => ({ ...tax })),
   ];
   const total = entries.reduce((sum, entry) => sum + entry.amount, 0);
-  return [...entries, { type: "total", display_text: "Total", amount: total }];
+  const included = input.includedTaxes ?? [];
+  const lines = included.length > 0 ? { lines: includedLines(total, included) } : {};
+  return [...entries, { type: "total", display_text: "Total", amount: total, ...lines }];
 }
 
 function clamp(discount: number, max: number): number {

@@ -4,6 +4,7 @@
  * any, and the order status page (`permalink_url`). Pure: built from the stored order, as
  * plain text (what any provider accepts) and as HTML (confirmation-html.ts).
  */
+import { includedTaxesOf } from "../checkout/included-tax";
 import { formatMinor } from "../checkout/money";
 import type { OrderLine, OrderState } from "../order/order-state";
 import { confirmationHtml } from "./confirmation-html";
@@ -58,11 +59,15 @@ export function confirmationView(order: OrderState, merchantName: string, locale
     lines: order.line_items
       .filter((l) => l.quantity.original > 0)
       .map((l) => ({ title: l.item.title, quantity: l.quantity.original, total: money(lineTotal(l)) })),
-    totals: totals.map((t) => ({
-      label: t.display_text ?? TOTAL_LABELS[t.type] ?? t.type,
-      amount: money(t.amount),
-      grand: t.type === "total",
-    })),
+    totals: [
+      ...totals.map((t) => ({
+        label: t.display_text ?? TOTAL_LABELS[t.type] ?? t.type,
+        amount: money(t.amount),
+        grand: t.type === "total",
+      })),
+      // Prices that include tax: "incl. VAT (19%)" under the total, never added to it.
+      ...includedTaxesOf(order.totals).map((l) => ({ label: l.display_text, amount: money(l.amount), grand: false })),
+    ],
     shipTo: shippingAddress(order),
     statusUrl: order.permalink_url,
   };

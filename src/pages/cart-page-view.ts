@@ -2,6 +2,7 @@
 import type { ToolPayload } from "./buyer-tools";
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
+import { cartTaxNote } from "./included-tax-rows";
 import { csrfInput, renderPage } from "./layout";
 import { formatMoney } from "./money";
 
@@ -63,7 +64,7 @@ ${csrfInput(ctx)}<input type="hidden" name="key" value="${key}">
 <p class="muted" id="qty-hint">Set a quantity to 0 to remove the item.</p>
 <p><button type="submit" name="action" value="update" class="secondary">Update cart</button></p>
 </form>
-${totals(cart, price)}
+${totals(cart, price, cartTaxNote(ctx.env))}
 <form method="post" action="${action}">
 ${csrfInput(ctx)}<input type="hidden" name="key" value="${key}">
 <p><button type="submit" name="action" value="checkout">Check out</button></p>
@@ -91,12 +92,12 @@ function lineRow(line: CartLine, price: (minor: number) => string): SafeHtml {
 </tr>`;
 }
 
-function totals(cart: ToolPayload, price: (minor: number) => string): SafeHtml {
+function totals(cart: ToolPayload, price: (minor: number) => string, note: string): SafeHtml {
   const list = (Array.isArray(cart.totals) ? cart.totals : []) as Total[];
   if (list.length === 0) return html``;
   return html`<div class="card"><h2>Summary</h2><table class="totals"><tbody>${list.map(
     (t) =>
       html`<tr${t.type === "total" ? html` class="total"` : ""}><td>${t.display_text ?? TOTAL_LABELS[t.type] ?? t.type}</td><td class="num">${price(t.amount)}</td></tr>`,
   )}</tbody></table>
-<p class="muted">Shipping and tax are worked out at checkout.</p></div>`;
+<p class="muted">${note}</p></div>`;
 }

@@ -9,6 +9,8 @@ export interface PageTotal {
   readonly type: string;
   readonly amount: number;
   readonly display_text?: string;
+  /** On the total: the taxes the prices include (src/checkout/included-tax.ts). */
+  readonly lines?: readonly { type?: string; display_text: string; amount: number }[];
 }
 
 export interface PageLine {

@@ -8,6 +8,7 @@ import { type FeedbackItem, fieldAttrs } from "./checkout-feedback";
 import { formOpen } from "./checkout-form";
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
+import { includedTaxRows } from "./included-tax-rows";
 import { formatMoney } from "./money";
 
 const LABELS: Readonly<Record<string, string>> = {
@@ -96,6 +97,6 @@ export function totalsTable(ctx: PageContext, checkout: PageCheckout): SafeHtml 
 <tbody>${checkout.totals.map(
     (t) =>
       html`<tr class="${t.type === "total" ? "total" : ""}" data-total="${t.type}"><th scope="row">${totalLabel(t)}</th><td class="num">${money(ctx, checkout, t.amount)}</td></tr>`,
-  )}</tbody>
+  )}${includedTaxRows(checkout.totals, (a) => money(ctx, checkout, a), true)}</tbody>
 </table>`;
 }

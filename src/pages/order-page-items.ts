@@ -1,6 +1,7 @@
 /** The order's lines (ordered, fulfilled, removed) and totals, as get_order returns them. */
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
+import { includedTaxRows } from "./included-tax-rows";
 import { formatMoney } from "./money";
 import type { OrderView } from "./order-page-parts";
 
@@ -40,5 +41,5 @@ export function orderTotals(ctx: PageContext, order: OrderView): SafeHtml {
   return html`<div class="card"><table class="totals"><caption class="visually-hidden">Order totals</caption><tbody>${totals.map(
     (t) =>
       html`<tr${t.type === "total" ? html` class="total"` : ""}><td>${t.display_text ?? TOTAL_LABELS[t.type] ?? t.type}</td><td class="num">${orderPrice(ctx, order, t.amount)}</td></tr>`,
-  )}</tbody></table></div>`;
+  )}${includedTaxRows(totals, (a) => orderPrice(ctx, order, a))}</tbody></table></div>`;
 }

@@ -7,6 +7,7 @@ interface Total {
   readonly type: string;
   readonly amount: number;
   readonly display_text?: string;
+  readonly lines?: readonly { type?: string; display_text: string; amount: number }[];
 }
 
 /** get_order's payload (shopping/order.json), as far as the page reads it. */

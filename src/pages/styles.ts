@@ -48,6 +48,7 @@ th,td{text-align:left;padding:.4rem .25rem;border-bottom:1px solid #eee;vertical
 td.num,th.num{text-align:right;white-space:nowrap}
 .totals td{border:none;padding:.15rem .25rem}
 .totals tr.total td{font-weight:700;font-size:1.1rem;border-top:1px solid #ddd;padding-top:.5rem}
+.totals tr.included td,.totals tr.included th{color:#555;font-size:.9rem;font-weight:400}
 .visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 /* storefront, product, cart and order pages */
 ul.grid,ul.row{list-style:none;padding:0;margin:0 0 1rem}

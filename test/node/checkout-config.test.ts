@@ -38,7 +38,11 @@ describe("parseCommerceConfig", () => {
   });
 
   it("treats absent or empty vars as nothing configured", () => {
-    const empty = { shipping: { zones: [] }, tax: { rates: [], shipping_taxable: false }, discounts: [] };
+    const empty = {
+      shipping: { zones: [] },
+      tax: { rates: [], shipping_taxable: false, prices_include_tax: false },
+      discounts: [],
+    };
     expect(configOf({})).toEqual(empty);
     expect(configOf({ SHIPPING: "", TAX: "", DISCOUNTS: "" })).toEqual(empty);
   });
