@@ -38,12 +38,12 @@ export type Era = { readonly kind: "legacy" } | { readonly kind: "modern"; reado
 const LEGACY: Era = { kind: "legacy" };
 
 /**
- * The tool list and the discover answer change only with a deploy and are the same for every
- * caller, so an hour, public. A client that meets an unknown tool or bad params may re-fetch
+ * The tool list, the discover answer and the MCP Apps views (resources) change only with a
+ * deploy and are the same for every caller, so an hour, public. A client that meets an unknown tool or bad params may re-fetch
  * early (server/utilities/caching.mdx "Time-to-Live").
  */
 const CACHE_HINTS = { ttlMs: 3_600_000, cacheScope: "public" } as const;
-const CACHEABLE = new Set(["server/discover", "tools/list"]);
+const CACHEABLE = new Set(["server/discover", "tools/list", "resources/list", "resources/read"]);
 
 export function classifyEra(message: IncomingMessage, headers: Headers): Result<Era, ProtocolError> {
   const header = headers.get("mcp-protocol-version")?.trim() ?? null;

@@ -3,6 +3,7 @@
  * ping), tools/list, tools/call, and the older direct-method form (`"method": "search_catalog"`).
  * Modern era (2026-07-28): server/discover, tools/list, tools/call; everything else, the removed
  * initialize and ping included, is -32601 with HTTP 404 (transports/streamable-http.mdx).
+ * Both eras: resources/list and resources/read, for the MCP Apps views (apps/).
  */
 import type { MerchantConfig } from "../config";
 import { RawJson } from "../lib/raw-json";
@@ -12,6 +13,8 @@ import type { RequestScope } from "../pipeline/scope";
 import { callTool } from "../pipeline/tool-call";
 import { TOOLS } from "../tools";
 import { invalidParams, type ProtocolError } from "../ucp/errors";
+import { resourcesListResult, resourcesReadResult } from "./apps/resources";
+import { UI_EXTENSION_ID } from "./apps/ui-extension";
 import { type Era, LEGACY_VERSIONS, META, SUPPORTED_VERSIONS } from "./era";
 import { protocolError, RPC } from "./jsonrpc";
 import { normalizeCall } from "./normalize";
@@ -20,7 +23,12 @@ import { toolsListResult } from "./tool-list";
 export const SERVER_VERSION = "0.1.0";
 /** Who we are, in results' `_meta` (modern) and in the initialize answer (legacy). */
 export const SERVER_INFO = { name: "ucp-worker", version: SERVER_VERSION } as const;
-const CAPABILITIES = { tools: { listChanged: false } } as const;
+/** MCP Apps is an extension (SEP-2133 `extensions`); its views are resources (apps/ui-extension.ts). */
+const CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { listChanged: false },
+  extensions: { [UI_EXTENSION_ID]: {} },
+} as const;
 
 export async function dispatch(
   method: string,
@@ -38,6 +46,10 @@ export async function dispatch(
       return ok(toolsListResult());
     case "tools/call":
       return toolsCall(params, scope);
+    case "resources/list":
+      return ok(resourcesListResult(scope.config));
+    case "resources/read":
+      return resourcesReadResult(params, scope.config, era);
   }
   const tool = TOOLS.get(method);
   if (tool) {
@@ -60,6 +72,10 @@ async function dispatchModern(
       return ok(toolsListResult());
     case "tools/call":
       return toolsCall(params, scope);
+    case "resources/list":
+      return ok(resourcesListResult(scope.config));
+    case "resources/read":
+      return resourcesReadResult(params, scope.config, { kind: "modern", version: "" });
   }
   // The direct-method form is a 2026-01 UCP draft shape: its payload-as-result has no resultType.
   return err(protocolError(RPC.methodNotFound, 404, `Method not found: ${method.slice(0, 100)}`));

@@ -10,6 +10,7 @@ import { metaSchema } from "../../schemas/ucp/meta";
 import { RawJson } from "../lib/raw-json";
 import { TOOLS } from "../tools";
 import type { ToolDefinition } from "../tools/types";
+import { toolUiMeta } from "./apps/ui-extension";
 import { compactInput, compactOutput } from "./schema-compact";
 
 export interface ListedTool {
@@ -18,6 +19,8 @@ export interface ListedTool {
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  /** MCP Apps: the view and visibility (apps/ui-extension.ts). */
+  _meta?: Record<string, unknown>;
 }
 
 let listed: ListedTool[] | undefined;
@@ -37,12 +40,14 @@ export function toolsListResult(): RawJson {
 function describeTool(tool: ToolDefinition): ListedTool {
   const input = z.object({ meta: metaSchema(tool.idempotencyKeyRequired), ...tool.input.shape });
   const output = z.union([tool.output, ErrorResponseSchema]);
+  const meta = toolUiMeta(tool.name);
   return {
     name: tool.name,
     description: tool.description,
     inputSchema: compactInput(jsonSchema(input)),
     // MCP requires an object-typed root; anyOf keeps both branches (resource | error response).
     outputSchema: { type: "object", ...compactOutput(jsonSchema(output)) },
+    ...(meta ? { _meta: meta } : {}),
   };
 }
 

@@ -38,7 +38,7 @@ describe("JSON-RPC envelope", () => {
   });
 
   it("answers unknown methods with -32601", async () => {
-    const reply = await rpc("resources/list");
+    const reply = await rpc("prompts/list");
     expect(reply.body.error.code).toBe(-32601);
     expect(reply.body.result).toBeUndefined();
   });
