@@ -6,6 +6,7 @@
 import { type IRequest, IttyRouter } from "itty-router";
 import { handleAdmin } from "./admin/router";
 import { MCP_PATH } from "./config";
+import { translator } from "./i18n/translate";
 import { CORS_HEADERS, jsonResponse } from "./lib/http";
 import { logUnhandled, type RequestFacts } from "./lib/log";
 import { logUnavailable, StorageUnavailable } from "./lib/storage-unavailable";
@@ -23,6 +24,7 @@ import { pageBudgetSpent } from "./pages/page-limit";
 import { challengeAction, challengePage } from "./pages/payment-challenge";
 import { testHandlerSchema, testHandlerSpec } from "./pages/payment-handler-docs";
 import { permalinkPage } from "./pages/permalink-page";
+import { plainPage } from "./pages/plain-page";
 import { policyPage } from "./pages/policy-page";
 import { productPage } from "./pages/product-page";
 import { storefrontPage } from "./pages/storefront";
@@ -55,7 +57,7 @@ function page(handler: PageHandler) {
     facts.tool = "page";
     if (await pageBudgetSpent(request as unknown as Request, env)) {
       facts.outcome = "rate_limited";
-      return plainPage(429, "Too many requests", "Please wait a minute and try again.", { "retry-after": "60" });
+      return plainPage(env, 429, "page.tooMany.title", "page.tooMany.text", { "retry-after": "60" });
     }
     let ctx: PageContext;
     try {
@@ -64,7 +66,7 @@ function page(handler: PageHandler) {
       if (!(e instanceof StoreMisconfigured)) throw e;
       console.error(JSON.stringify({ event: "store_misconfigured", problems: e.problems }));
       facts.outcome = "store_misconfigured";
-      return plainPage(503, "The store is not open", "The store is being set up. Please try again later.");
+      return plainPage(env, 503, "page.notOpen.title", "page.notOpen.text");
     }
     try {
       return await handler(ctx, request.params as Record<string, string>);
@@ -73,43 +75,21 @@ function page(handler: PageHandler) {
         // A person is reading: a page in the store's own look, not the API's JSON error.
         logUnhandled(e);
         facts.outcome = "internal_error";
-        return messagePage(
-          ctx,
-          500,
-          "Something went wrong",
-          "The store could not show this page. Please try again in a moment.",
-        );
+        const t = translator(ctx);
+        return messagePage(ctx, 500, t("page.failed.title"), t("page.failed.text"));
       }
       logUnavailable(e);
       facts.outcome = "unavailable";
-      return plainPage(
-        503,
-        "Please try again",
-        "The store could not be reached just now. Please try again in a moment.",
-        {
-          "retry-after": "1",
-        },
-      );
+      return plainPage(env, 503, "page.unavailable.title", "page.unavailable.text", { "retry-after": "1" });
     }
   };
 }
 
-/** Only for when no PageContext can be built (no config): no store name, no nonce needed. */
-function plainPage(status: number, title: string, text: string, headers: Record<string, string> = {}): Response {
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
-  return new Response(body, {
-    status,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "content-security-policy": "default-src 'none'",
-      "cache-control": "no-store",
-      ...headers,
-    },
-  });
-}
-
 function methodNotAllowed(allow: string) {
-  return page(async (ctx) => messagePage(ctx, 405, "Not allowed", "This page cannot be used that way.", { allow }));
+  return page(async (ctx) => {
+    const t = translator(ctx);
+    return messagePage(ctx, 405, t("page.notAllowed.title"), t("page.notAllowed.text"), { allow });
+  });
 }
 
 /**

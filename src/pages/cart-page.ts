@@ -4,6 +4,7 @@
  * whole cart, as it does for agents), and "Check out" is create_checkout with the cart's id:
  * the cart's one checkout, whoever asks (checkout.tools.ts).
  */
+import { translator } from "../i18n/translate";
 import { derivedId } from "../lib/ids";
 import { type BuyerCallFailure, callAsBuyer, errorMessages, storefrontProfile, type ToolPayload } from "./buyer-tools";
 import { cartCookie, currentCart, tokenOf } from "./cart-page-cookie";
@@ -12,13 +13,15 @@ import { field, type PageContext, readForm } from "./context";
 import { openSession } from "./handoff";
 import { messagePage } from "./layout";
 import { notFoundPage } from "./not-found";
+import { choose, optionAxes, readSelection } from "./product-options";
 import { loadProduct, renderProduct } from "./product-page";
 import { seeOther } from "./respond";
 
 const MAX_QUANTITY = 999;
 
 function formExpired(ctx: PageContext): Response {
-  return messagePage(ctx, 403, "This form has expired", "Reload the page and try again.");
+  const t = translator(ctx);
+  return messagePage(ctx, 403, t("form.expired.title"), t("form.expired.text"));
 }
 
 /** get_cart for an opened token: the cart, or undefined when it expired, was canceled or never existed. */
@@ -28,12 +31,8 @@ async function readCart(ctx: PageContext, id: string): Promise<ToolPayload | und
 }
 
 function cartGone(ctx: PageContext): Response {
-  return messagePage(
-    ctx,
-    410,
-    "This cart is no longer available",
-    "It expired or was canceled. Add the products to a new cart to continue.",
-  );
+  const t = translator(ctx);
+  return messagePage(ctx, 410, t("cart.gone.title"), t("cart.gone.text"));
 }
 
 export async function cartPage(ctx: PageContext, token: string): Promise<Response> {
@@ -71,7 +70,7 @@ async function updateQuantities(
     if (!Number.isInteger(quantity) || quantity < 0 || quantity > MAX_QUANTITY)
       return renderCart(ctx, token, cart, {
         status: 422,
-        messages: [`Enter a quantity from 0 to ${MAX_QUANTITY} for ${line.item.title}.`],
+        messages: [translator(ctx)("cart.quantityRange", { max: MAX_QUANTITY, item: line.item.title })],
       });
     if (quantity > 0) lines.push({ id: line.id, item: { id: line.item.id }, quantity });
   }
@@ -84,7 +83,10 @@ async function updateQuantities(
   // The same form sent twice: the first one's change stands.
   if (!result.ok && isReplayConflict(result.error)) return seeOther(`/cart/${token}`);
   if (!result.ok)
-    return renderCart(ctx, token, cart, { status: failureStatus(result.error), messages: [failureText(result.error)] });
+    return renderCart(ctx, token, cart, {
+      status: failureStatus(result.error),
+      messages: [failureText(ctx, result.error)],
+    });
   const problems = errorMessages(result.value);
   if (problems.length > 0)
     return renderCart(ctx, token, result.value, { status: 409, messages: problems.map((m) => m.content ?? "") });
@@ -99,7 +101,7 @@ async function checkOut(
   key: string | undefined,
 ): Promise<Response> {
   if (cartLines(cart).length === 0)
-    return renderCart(ctx, token, cart, { status: 409, messages: ["Add something to your cart first."] });
+    return renderCart(ctx, token, cart, { status: 409, messages: [translator(ctx)("cart.addFirst")] });
   const result = await callAsBuyer(
     ctx,
     "create_checkout",
@@ -107,7 +109,10 @@ async function checkOut(
     { handoff: true, ...(key ? { idempotencyKey: key } : {}) },
   );
   if (!result.ok)
-    return renderCart(ctx, token, cart, { status: failureStatus(result.error), messages: [failureText(result.error)] });
+    return renderCart(ctx, token, cart, {
+      status: failureStatus(result.error),
+      messages: [failureText(ctx, result.error)],
+    });
   const next = tokenOf(result.value.continue_url);
   const problems = errorMessages(result.value);
   if (!next || (result.value.ucp as { status?: string } | undefined)?.status === "error") {
@@ -118,8 +123,8 @@ async function checkOut(
     return renderCart(ctx, token, cart, {
       status: 409,
       messages: ordered
-        ? ["This cart has already been ordered. Add products to start a new cart."]
-        : problems.map((m) => m.content ?? "This cart cannot be checked out."),
+        ? [translator(ctx)("cart.ordered")]
+        : problems.map((m) => m.content ?? translator(ctx)("cart.cannotCheckOut")),
       ...(forget ? { headers: forget } : {}),
     });
   }
@@ -131,7 +136,14 @@ export async function addToCart(ctx: PageContext): Promise<Response> {
   if (!form) return formExpired(ctx);
   const product = await loadProduct(ctx, field(form, "product", 256));
   if (!product) return notFoundPage(ctx);
-  const variant = field(form, "variant", 256);
+  const t = translator(ctx);
+  // With per-option pickers the form names values (Color, Size) and the variant is picked here;
+  // a form naming the variant itself (the list without pickers) is taken at its word.
+  const named = field(form, "variant", 256);
+  const axes = named ? undefined : optionAxes(product.options, product.variants);
+  const selection = axes ? readSelection(form, axes) : undefined;
+  const choice = axes && selection ? choose(t, axes, product.variants, selection) : undefined;
+  const variant = choice?.ok ? choice.variant.id : named;
   const quantity = Number(field(form, "quantity", 6));
   const key = field(form, "key", 64) || undefined;
   const back = (status: number, messages: string[]) =>
@@ -139,11 +151,13 @@ export async function addToCart(ctx: PageContext): Promise<Response> {
       status,
       messages,
       variant,
+      ...(selection ? { selection } : {}),
       quantity: Number.isInteger(quantity) && quantity > 0 ? quantity : 1,
     });
-  if (!product.variants.some((v) => v.id === variant)) return back(422, ["Choose one of this product's options."]);
+  if (choice && !choice.ok) return back(choice.status, [choice.message]);
+  if (!product.variants.some((v) => v.id === variant)) return back(422, [t("product.chooseVariant")]);
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY)
-    return back(422, [`Enter a quantity from 1 to ${MAX_QUANTITY}.`]);
+    return back(422, [t("product.quantityRange", { max: MAX_QUANTITY })]);
 
   const current = await currentCart(ctx);
   const existing = current ? await readCart(ctx, current.id) : undefined;
@@ -166,13 +180,13 @@ export async function addToCart(ctx: PageContext): Promise<Response> {
         );
   if (!result.ok) {
     if (current && isReplayConflict(result.error)) return seeOther(`/cart/${current.token}`);
-    return back(failureStatus(result.error), [failureText(result.error)]);
+    return back(failureStatus(result.error), [failureText(ctx, result.error)]);
   }
   const problems = errorMessages(result.value);
   const token = tokenOf(result.value.continue_url);
   const created = (result.value.ucp as { status?: string } | undefined)?.status !== "error";
   if (problems.length > 0 || !token || !created)
-    return back(409, problems.length > 0 ? problems.map((m) => m.content ?? "") : ["This item cannot be added."]);
+    return back(409, problems.length > 0 ? problems.map((m) => m.content ?? "") : [t("product.cannotAdd")]);
   return seeOther(`/cart/${token}`, { "set-cookie": cartCookie(ctx, token) });
 }
 
@@ -205,9 +219,7 @@ function failureStatus(error: BuyerCallFailure): number {
   return error.kind === "invalid" ? 422 : error.error.httpStatus >= 500 ? 503 : 422;
 }
 
-function failureText(error: BuyerCallFailure): string {
+function failureText(ctx: PageContext, error: BuyerCallFailure): string {
   if (error.kind === "invalid") return error.message;
-  return error.error.httpStatus >= 500
-    ? "The store could not save that just now. Please try again."
-    : error.error.message;
+  return error.error.httpStatus >= 500 ? translator(ctx)("cart.saveFailed") : error.error.message;
 }

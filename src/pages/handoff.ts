@@ -1,4 +1,6 @@
 /** Opening a page's hand-off token: the session id, or the page that says the link does not open. */
+
+import { type Translate, translator } from "../i18n/translate";
 import { HANDOFF_PATH, type HandoffKind, openHandoff } from "../lib/handoff-token";
 import type { PageContext } from "./context";
 import { messagePage } from "./layout";
@@ -10,13 +12,18 @@ export async function openSession(ctx: PageContext, kind: HandoffKind, token: st
   const opened = await openHandoff(ctx.config.idSecret, kind, token, ctx.now);
   if (opened.ok) return { ok: true, id: opened.id };
   // Nothing of the session is shown either way; only whether asking again could help.
+  const t = translator(ctx);
   return {
     ok: false,
     response:
       opened.reason === "expired"
-        ? messagePage(ctx, 410, "This link has expired", "Ask the assistant that sent you here for a new link.")
-        : messagePage(ctx, 404, "This link is not valid", "Check that the whole link was copied."),
+        ? messagePage(ctx, 410, t("link.expired.title"), t("link.expired.text"))
+        : invalidLink(ctx, t),
   };
+}
+
+function invalidLink(ctx: PageContext, t: Translate): Response {
+  return messagePage(ctx, 404, t("link.invalid.title"), t("link.invalid.text"));
 }
 
 /**
@@ -32,5 +39,5 @@ export async function redirectLegacy(
     const opened = await openHandoff(ctx.config.idSecret, kind, token, ctx.now);
     if (opened.ok || opened.reason === "expired") return seeOther(`${HANDOFF_PATH[kind]}${token}`);
   }
-  return messagePage(ctx, 404, "This link is not valid", "Check that the whole link was copied.");
+  return invalidLink(ctx, translator(ctx));
 }

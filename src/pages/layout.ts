@@ -17,6 +17,8 @@ export interface PageSpec {
   readonly personal?: boolean;
   /** Progressive enhancement only: every page works without it. */
   readonly script?: string;
+  /** This page's own rules, after the shared ones (code's own CSS, never data). */
+  readonly css?: string;
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -43,7 +45,7 @@ export function renderPage(ctx: PageContext, spec: PageSpec): Response {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${spec.title} · ${config.name}</title>
-<style nonce="${nonce}">${trustedHtml(accentCss(config.storefront.accentColor) + BASE_CSS + POLICY_CSS)}</style>
+<style nonce="${nonce}">${trustedHtml(accentCss(config.storefront.accentColor) + BASE_CSS + POLICY_CSS + (spec.css ?? ""))}</style>
 </head>
 <body>
 <a class="skip" href="#main">${t("layout.skip")}</a>
@@ -54,7 +56,7 @@ export function renderPage(ctx: PageContext, spec: PageSpec): Response {
 <main id="main">
 ${spec.body}
 </main>
-<footer class="site">${config.name}${policyFooterLinks(config.policies)}</footer>
+<footer class="site">${config.name}${policyFooterLinks(t, config.policies)}</footer>
 ${spec.script ? html`<script nonce="${nonce}">${trustedHtml(spec.script)}</script>` : ""}
 </body>
 </html>`;

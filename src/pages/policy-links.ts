@@ -2,6 +2,8 @@
  * The store's policies on the buyer pages: links in every page's footer and a section on the
  * checkout (policy-page.ts shows one the merchant gave no document of its own).
  */
+
+import { type Translate, translator } from "../i18n/translate";
 import { POLICY_PAGE_PATH, policyHref, type StorePolicy } from "../policies/store-policies";
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
@@ -17,9 +19,9 @@ function link(policy: StorePolicy): SafeHtml {
 }
 
 /** The footer's list of policy links (nothing when the store has none). */
-export function policyFooterLinks(policies: readonly StorePolicy[]): SafeHtml | "" {
+export function policyFooterLinks(t: Translate, policies: readonly StorePolicy[]): SafeHtml | "" {
   if (policies.length === 0) return "";
-  return html`<nav aria-label="Store policies"><ul>${policies.map((p) => html`<li>${link(p)}</li>`)}</ul></nav>`;
+  return html`<nav aria-label="${t("policies.title")}"><ul>${policies.map((p) => html`<li>${link(p)}</li>`)}</ul></nav>`;
 }
 
 /** On the checkout, beside the payment: each policy's summary and its link. */
@@ -27,7 +29,7 @@ export function policySection(ctx: PageContext): SafeHtml | "" {
   const { policies } = ctx.config;
   if (policies.length === 0) return "";
   return html`<section class="card policies" aria-labelledby="h-policies">
-<h2 id="h-policies">Store policies</h2>
+<h2 id="h-policies">${translator(ctx)("policies.title")}</h2>
 <dl>${policies.map((p) => html`<dt>${link(p)}</dt><dd>${p.description}</dd>`)}</dl>
 </section>`;
 }

@@ -3,11 +3,13 @@
  * names, with every variant's price and live availability and an "Add to cart" form that
  * posts to `/cart` (cart-page.ts).
  */
+import { type Translate, translator } from "../i18n/translate";
 import { callAsBuyer } from "./buyer-tools";
 import type { PageContext } from "./context";
 import { html, type SafeHtml } from "./html";
 import { csrfInput, renderPage } from "./layout";
 import { notFoundPage } from "./not-found";
+import { type OptionAxis, optionAxes, PICKER_CSS, PICKER_SCRIPT, pickers, selectionOf } from "./product-options";
 import {
   availabilityText,
   type CatalogProduct,
@@ -33,6 +35,8 @@ export interface AddProblem {
   readonly status: number;
   readonly messages: readonly string[];
   readonly variant?: string;
+  /** The option values the buyer chose (kept when no variant has them). */
+  readonly selection?: readonly string[];
   readonly quantity?: number;
 }
 
@@ -59,17 +63,20 @@ export async function loadProduct(ctx: PageContext, handle: string): Promise<Det
 }
 
 export function renderProduct(ctx: PageContext, product: DetailProduct, problem?: AddProblem): Response {
+  const t = translator(ctx);
   const pictures = images(product.media);
   const text = descriptionText(product.description);
   const anyAvailable = product.variants.some(isAvailable);
+  const axes = optionAxes(product.options, product.variants);
   return renderPage(ctx, {
     title: product.title,
     status: problem?.status ?? 200,
     // The add-to-cart form carries this browser's CSRF token and a fresh idempotency key: a
     // page kept by a cache (or brought back by Back) would replay the last add, not add again.
     personal: true,
+    ...(axes ? { script: PICKER_SCRIPT, css: PICKER_CSS } : {}),
     body: html`<div class="split">
-<section aria-label="Images">${
+<section aria-label="${t("product.images")}">${
       pictures.length > 0
         ? html`${catalogImage(pictures[0], "product-img")}${
             pictures.length > 1
@@ -81,21 +88,33 @@ export function renderProduct(ctx: PageContext, product: DetailProduct, problem?
 <section>
 <h1>${product.title}</h1>
 <p class="price">${priceRange(ctx, product)}</p>
-${anyAvailable ? "" : html`<p class="stock out">Out of stock</p>`}
-${addToCartForm(ctx, product, problem)}
+${anyAvailable ? "" : html`<p class="stock out">${t("stock.outOfStock")}</p>`}
+${addToCartForm(ctx, t, product, axes, problem)}
 ${paragraphs(text)}
-${options(product.options, product.variants)}
 </section>
 </div>
-${variantTable(ctx, product.variants)}`,
+${variantTable(ctx, t, product.variants, axes)}`,
   });
 }
 
-function addToCartForm(ctx: PageContext, product: DetailProduct, problem: AddProblem | undefined): SafeHtml {
+function addToCartForm(
+  ctx: PageContext,
+  t: Translate,
+  product: DetailProduct,
+  axes: readonly OptionAxis[] | undefined,
+  problem: AddProblem | undefined,
+): SafeHtml {
   const buyable = product.variants.filter(isAvailable);
   const chosen = problem?.variant ?? buyable[0]?.id;
   const errorId = "add-error";
   const described = problem ? html` aria-describedby="${errorId}" aria-invalid="true"` : "";
+  const price = (v: CatalogVariant) => `${money(ctx, v.price)} — ${availabilityText(t, v)}`;
+  const selection =
+    problem?.selection ??
+    selectionOf(
+      product.variants.find((v) => v.id === chosen),
+      axes ?? [],
+    );
   return html`<form class="card" method="post" action="/cart">
 ${csrfInput(ctx)}
 <input type="hidden" name="product" value="${product.handle ?? ""}">
@@ -105,48 +124,48 @@ ${
     ? html`<div id="${errorId}" class="notice error" role="alert">${problem.messages.map((m) => html`<p>${m}</p>`)}</div>`
     : ""
 }
-<label for="variant">${product.variants.length > 1 ? "Choose an option" : "Item"}</label>
-<select id="variant" name="variant"${described}>
-${product.variants.map((v) => {
-  const ok = isAvailable(v);
-  return html`<option value="${v.id}"${v.id === chosen ? html` selected` : ""}${ok ? "" : html` disabled`}>${v.title} — ${money(ctx, v.price)}${ok ? "" : " — Out of stock"}</option>`;
-})}
-</select>
-<label for="quantity">Quantity</label>
+${axes ? pickers(t, axes, product.variants, selection, price) : variantSelect(ctx, t, product, chosen, described)}
+<label for="quantity">${t("product.quantity")}</label>
 <input id="quantity" type="number" name="quantity" min="1" max="999" step="1" value="${problem?.quantity ?? 1}" inputmode="numeric"${described}>
-<p><button type="submit"${buyable.length === 0 ? html` disabled` : ""}>Add to cart</button></p>
+<p><button type="submit"${buyable.length === 0 ? html` disabled` : ""}>${t("product.addToCart")}</button></p>
 </form>`;
 }
 
-/**
- * Each option's values, "sold out" when no variant with that value can be bought. Read from
- * the variants rather than get_product's per-value signals: those are relative to one
- * selection (the featured variant's), and this page shows every variant at once.
- */
-function options(list: readonly DetailOption[] | undefined, variants: readonly CatalogVariant[]): SafeHtml {
-  if (!list || list.length === 0) return html``;
-  const label = (option: string, value: string) => {
-    const having = variants.filter((v) => v.options?.some((o) => o.name === option && o.label === value));
-    if (having.length === 0) return undefined;
-    return having.some(isAvailable) ? value : `${value} (sold out)`;
-  };
-  return html`<h2>Options</h2><dl class="options">${list.map(
-    (option) =>
-      html`<dt>${option.name}</dt><dd>${option.values
-        .map((v) => label(option.name, v.label))
-        .filter((text) => text !== undefined)
-        .join(", ")}</dd>`,
-  )}</dl>`;
+/** Variants without options to pick by (one variant, or options that do not describe them all). */
+function variantSelect(
+  ctx: PageContext,
+  t: Translate,
+  product: DetailProduct,
+  chosen: string | undefined,
+  described: SafeHtml | "",
+): SafeHtml {
+  return html`<label for="variant">${product.variants.length > 1 ? t("product.chooseOption") : t("product.item")}</label>
+<select id="variant" name="variant"${described}>
+${product.variants.map((v) => {
+  const ok = isAvailable(v);
+  return html`<option value="${v.id}"${v.id === chosen ? html` selected` : ""}${ok ? "" : html` disabled`}>${v.title} — ${money(ctx, v.price)}${ok ? "" : ` — ${t("stock.outOfStock")}`}</option>`;
+})}
+</select>`;
 }
 
-function variantTable(ctx: PageContext, variants: readonly CatalogVariant[]): SafeHtml {
+/** Every variant with its price and availability; with pickers, the rows also feed their script. */
+function variantTable(
+  ctx: PageContext,
+  t: Translate,
+  variants: readonly CatalogVariant[],
+  axes: readonly OptionAxis[] | undefined,
+): SafeHtml {
   if (variants.length < 2) return html``;
-  return html`<h2>All options</h2>
+  const data = (v: CatalogVariant) =>
+    axes
+      ? html` data-options="${JSON.stringify(selectionOf(v, axes))}" data-available="${isAvailable(v) ? "1" : "0"}"`
+      : "";
+  return html`<h2>${t("product.allOptions")}</h2>
 <div class="card fit"><table>
-<thead><tr><th scope="col">Option</th><th scope="col" class="num">Price</th><th scope="col">Availability</th></tr></thead>
+<thead><tr><th scope="col">${t("product.option")}</th><th scope="col" class="num">${t("product.price")}</th><th scope="col">${t("product.availability")}</th></tr></thead>
 <tbody>${variants.map(
     (v) =>
-      html`<tr><th scope="row">${v.title}</th><td class="num">${money(ctx, v.price)}</td><td>${availabilityText(v)}</td></tr>`,
+      html`<tr${data(v)}><th scope="row">${v.title}</th><td class="num">${money(ctx, v.price)}</td><td>${availabilityText(t, v)}</td></tr>`,
   )}</tbody>
 </table></div>`;
 }

@@ -1,4 +1,6 @@
 /** How catalog data reads on the storefront and product pages: prices, availability, images, descriptions. */
+import type { MessageKey } from "../i18n/messages/en";
+import type { Translate } from "../i18n/translate";
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
 import { formatMoney } from "./money";
@@ -49,20 +51,20 @@ export function priceRange(ctx: PageContext, product: CatalogProduct): string {
   return `${money(ctx, range.min)} – ${money(ctx, range.max)}`;
 }
 
-const STATUS_TEXT: Record<string, string> = {
-  in_stock: "In stock",
-  backorder: "Available on backorder",
-  preorder: "Available to pre-order",
-  out_of_stock: "Out of stock",
-  discontinued: "Discontinued",
+const STATUS_TEXT: Readonly<Record<string, MessageKey>> = {
+  in_stock: "stock.inStock",
+  backorder: "stock.backorder",
+  preorder: "stock.preorder",
+  out_of_stock: "stock.outOfStock",
+  discontinued: "stock.discontinued",
 };
 
 /** Said in words (never colour alone): whether the variant can be bought now. */
-export function availabilityText(variant: CatalogVariant): string {
+export function availabilityText(t: Translate, variant: CatalogVariant): string {
   const status = variant.availability?.status;
-  if (variant.availability?.available === false)
-    return status && status !== "in_stock" ? (STATUS_TEXT[status] ?? "Out of stock") : "Out of stock";
-  return (status && STATUS_TEXT[status]) || "In stock";
+  const known = status ? STATUS_TEXT[status] : undefined;
+  if (variant.availability?.available === false) return t(status !== "in_stock" && known ? known : "stock.outOfStock");
+  return t(known ?? "stock.inStock");
 }
 
 export function isAvailable(variant: CatalogVariant): boolean {

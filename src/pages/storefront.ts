@@ -3,6 +3,7 @@
  * the buyer: the same ranking, filters and cursor pagination, shown as cards linking to the
  * product URLs the catalog publishes.
  */
+import { type Translate, translator } from "../i18n/translate";
 import { callAsBuyer, errorMessages, type ToolPayload } from "./buyer-tools";
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
@@ -64,43 +65,49 @@ export async function storefrontPage(ctx: PageContext): Promise<Response> {
 }
 
 function page(ctx: PageContext, query: Query, content: SafeHtml, status = 200): Response {
-  const title = query.q ? `Search: ${query.q}` : query.category ? query.category : "Shop";
+  const t = translator(ctx);
+  const title = query.q
+    ? t("store.searchTitle", { query: query.q })
+    : query.category
+      ? query.category
+      : t("layout.shop");
   return renderPage(ctx, {
     title,
     status,
     body: html`<h1>${query.q || query.category ? title : ctx.config.name}</h1>
-${searchForm(query)}
+${searchForm(t, query)}
 ${content}`,
   });
 }
 
-function searchForm(query: Query): SafeHtml {
+function searchForm(t: Translate, query: Query): SafeHtml {
   return html`<form class="card search" method="get" action="/" role="search">
-<label for="q">Search products</label>
+<label for="q">${t("store.searchLabel")}</label>
 <div class="row"><input id="q" type="search" name="q" value="${query.q}" maxlength="200" autocomplete="off">
-<button type="submit">Search</button></div>
-<div class="row"><input id="available" type="checkbox" name="available" value="1"${query.inStock ? html` checked` : ""}><label for="available" class="inline">In stock only</label></div>
-${query.category ? html`<input type="hidden" name="category" value="${query.category}"><p class="muted">In ${query.category} · <a href="/">All products</a></p>` : ""}
+<button type="submit">${t("store.search")}</button></div>
+<div class="row"><input id="available" type="checkbox" name="available" value="1"${query.inStock ? html` checked` : ""}><label for="available" class="inline">${t("store.inStockOnly")}</label></div>
+${query.category ? html`<input type="hidden" name="category" value="${query.category}"><p class="muted">${t("store.inCategory", { category: query.category })} · <a href="/">${t("store.allProducts")}</a></p>` : ""}
 </form>`;
 }
 
 function results(ctx: PageContext, query: Query, payload: ToolPayload): SafeHtml {
+  const t = translator(ctx);
   const products = (Array.isArray(payload.products) ? payload.products : []) as CatalogProduct[];
   const pagination = payload.pagination as
     | { cursor?: string; has_next_page?: boolean; total_count?: number }
     | undefined;
   const notes = errorMessages(payload).map((m) => html`<p class="notice error" role="alert">${m.content ?? ""}</p>`);
   if (products.length === 0) {
-    return html`${notes}<p class="notice" role="status">${query.q ? `No products match “${query.q}”.` : "No products found."} <a href="/">See all products</a></p>`;
+    return html`${notes}<p class="notice" role="status">${query.q ? t("store.noMatch", { query: query.q }) : t("store.noProducts")} <a href="/">${t("store.seeAll")}</a></p>`;
   }
   const total = pagination?.total_count;
-  return html`${notes}<h2 class="visually-hidden">Products</h2>
-<p class="muted" role="status">${total === undefined ? "" : `${total} ${total === 1 ? "product" : "products"}`}</p>
-<ul class="grid products">${products.map((p) => card(ctx, p))}</ul>
-${pager(query, pagination)}`;
+  return html`${notes}<h2 class="visually-hidden">${t("store.products")}</h2>
+<p class="muted" role="status">${total === undefined ? "" : t("store.productCount", { count: total })}</p>
+<ul class="grid products">${products.map((p) => card(ctx, t, p))}</ul>
+${pager(t, query, pagination)}`;
 }
 
-function card(ctx: PageContext, product: CatalogProduct): SafeHtml {
+function card(ctx: PageContext, t: Translate, product: CatalogProduct): SafeHtml {
   const href = safeUrl(product.url);
   const featured = product.variants[0];
   const available = featured ? isAvailable(featured) : false;
@@ -110,12 +117,16 @@ function card(ctx: PageContext, product: CatalogProduct): SafeHtml {
 ${catalogImage(image, "product-img", "")}
 <h3>${title}</h3>
 <p class="price">${priceRange(ctx, product)}</p>
-${featured ? html`<p class="${available ? "stock" : "stock out"}">${availabilityText(featured)}</p>` : ""}
+${featured ? html`<p class="${available ? "stock" : "stock out"}">${availabilityText(t, featured)}</p>` : ""}
 </li>`;
 }
 
 /** The cursor is opaque and only runs forward: next, and back to the start. */
-function pager(query: Query, pagination: { cursor?: string; has_next_page?: boolean } | undefined): SafeHtml {
+function pager(
+  t: Translate,
+  query: Query,
+  pagination: { cursor?: string; has_next_page?: boolean } | undefined,
+): SafeHtml {
   const next = pagination?.has_next_page && pagination.cursor ? pagination.cursor : undefined;
   if (!next && !query.cursor) return html``;
   const link = (cursor?: string) => {
@@ -127,8 +138,8 @@ function pager(query: Query, pagination: { cursor?: string; has_next_page?: bool
     const search = params.toString();
     return search ? `/?${search}` : "/";
   };
-  return html`<nav class="row pager" aria-label="Results pages">
-${query.cursor ? html`<a class="button secondary" href="${link()}">First page</a>` : ""}
-${next ? html`<a class="button" href="${link(next)}" rel="next">Next page</a>` : ""}
+  return html`<nav class="row pager" aria-label="${t("store.pages")}">
+${query.cursor ? html`<a class="button secondary" href="${link()}">${t("store.firstPage")}</a>` : ""}
+${next ? html`<a class="button" href="${link(next)}" rel="next">${t("store.nextPage")}</a>` : ""}
 </nav>`;
 }

@@ -3,7 +3,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import demo from "../../data/demo-catalog.json";
 import { tool } from "../helpers/checkout";
-import { getPage } from "../helpers/pages";
+import { type Browser, getPage, locationPath, submit } from "../helpers/pages";
 import { seedDemoCatalog } from "../helpers/seed-catalog";
 import { ADMIN_TOKEN } from "../order/order-helpers";
 
@@ -45,18 +45,22 @@ describe("product page", () => {
     expect(html).toContain(`<h1>${product.title}</h1>`);
     expect(html).toContain(`src="${product.media[0].url}"`);
     expect(html).toContain(product.description.plain);
-    // A value is sold out when no variant with it can be bought (Green: 9, 10, 11 all out; 11 still comes in Red).
-    expect(html).toContain("<dt>Color</dt><dd>Blue, Red, Green (sold out)</dd>");
-    expect(html).toContain("<dt>Size</dt><dd>8, 9, 10, 11, 12</dd>");
+    // One radio group per option; a value is sold out when no variant with it can be bought
+    // (Green: 9, 10, 11 all out; 11 still comes in Red).
+    expect(html).toContain("<legend>Color</legend>");
+    expect(html).toContain("<legend>Size</legend>");
+    expect(html).toMatch(/value="Green"> <span>Green<\/span> <span class="muted">\(sold out\)<\/span>/);
+    expect(html).toMatch(/value="11"> <span>11<\/span><\/label>/);
+    // The first variant that can be bought is chosen, and the status line says so.
+    expect(html).toContain('name="opt.0" value="Blue" checked');
+    expect(html).toContain('name="opt.1" value="10" checked');
+    expect(html).toMatch(/<p id="choice-status"[^>]*>Blue \/ 10 — \$[\d,.]+ — In stock<\/p>/);
     for (const variant of product.variants) {
-      expect(html).toContain(`<option value="${variant.id}"`);
       const row = new RegExp(
-        `<tr><th scope="row">${variant.title}</th><td class="num">\\$[\\d,.]+</td><td>([^<]+)</td></tr>`,
+        `<tr data-options="[^"]+" data-available="[01]"><th scope="row">${variant.title}</th><td class="num">\\$[\\d,.]+</td><td>([^<]+)</td></tr>`,
       ).exec(html);
       expect(row?.[1], variant.id).toBe(variant.availability.available === false ? "Out of stock" : "In stock");
     }
-    // Sold-out variants can be seen but not chosen.
-    expect(html).toMatch(/<option value="var_abc123_green_9"[^>]* disabled>[^<]*Out of stock<\/option>/);
     expect(html).toContain('<form class="card" method="post" action="/cart">');
     expect(html).toMatch(/<input type="hidden" name="_csrf" value="[A-Za-z0-9_-]+">/);
     expect(html).toContain("$120.00 – $150.00");
@@ -66,7 +70,7 @@ describe("product page", () => {
 
   it("shows live availability: a variant the merchant sells out reads Out of stock and cannot be chosen", async () => {
     const variant = "var_abc123_blue_8";
-    const row = /<tr><th scope="row">Blue \/ Size 8<\/th><td class="num">[^<]+<\/td><td>([^<]+)<\/td><\/tr>/;
+    const row = /<tr[^>]*><th scope="row">Blue \/ Size 8<\/th><td class="num">[^<]+<\/td><td>([^<]+)<\/td><\/tr>/;
     const before = await getPage("/products/runner-pro", { ip: IP });
     expect(row.exec(before.html)?.[1]).toBe("In stock");
     const setStock = (units: number) =>
@@ -85,7 +89,7 @@ describe("product page", () => {
         await new Promise((r) => setTimeout(r, 250));
       }
       expect(row.exec(html)?.[1]).toBe("Out of stock");
-      expect(html).toMatch(new RegExp(`<option value="${variant}" disabled>[^<]*Out of stock</option>`));
+      expect(html).toMatch(/<tr data-options="\[&quot;Blue&quot;,&quot;8&quot;\]" data-available="0">/);
     } finally {
       expect((await setStock(20)).status).toBe(200);
     }
@@ -117,8 +121,8 @@ describe("product page", () => {
       expect(html).not.toContain("display:none");
       expect(html).toContain("<p>Soft cotton.</p>");
       expect(html).toContain("&quot;0&quot; &lt;b&gt;bold&lt;/b&gt;");
-      // The only scripts on the page are none: the product page needs no JavaScript.
-      expect(html).not.toMatch(/<script\b/);
+      // The one script is the pickers' own (nonce'd); nothing from the catalog runs.
+      expect(html.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/^<script nonce="[^"]+">$/)]);
       // The storefront card escapes it too.
       const search = await getPage("/?q=quoted", { ip: IP });
       expect(search.html).toContain(`>${escaped}</a></h3>`);
@@ -126,5 +130,42 @@ describe("product page", () => {
     } finally {
       await seedDemoCatalog();
     }
+  });
+
+  describe("option pickers without JavaScript: the server picks the variant from the values", () => {
+    async function pick(values: Record<string, string>) {
+      const browser: Browser = { ip: IP };
+      const { html } = await getPage("/products/runner-pro", browser);
+      const form = (html.match(/<form class="card" method="post" action="\/cart">[\s\S]*?<\/form>/) ?? [])[0] as string;
+      const res = await submit("/cart", form, { ...values, quantity: "2" }, browser);
+      return { res, browser };
+    }
+
+    it("a combination that exists and is in stock goes into the cart", async () => {
+      const { res, browser } = await pick({ "opt.0": "Red", "opt.1": "9" });
+      expect(res.status).toBe(303);
+      const cart = await getPage(locationPath(res), browser);
+      expect(cart.html).toContain("Red / 9");
+      // The header now counts what the cookie's cart holds.
+      expect(cart.html).toMatch(/aria-label="Cart, 2 items">Cart <span class="count" aria-hidden="true">2<\/span>/);
+    });
+
+    it("a combination no variant has says so, keeping what was chosen", async () => {
+      const { res } = await pick({ "opt.0": "Blue", "opt.1": "11" });
+      expect(res.status).toBe(422);
+      const html = await res.text();
+      expect(html).toContain("Blue / 11 is not available. Choose another combination.");
+      expect(html).toContain('name="opt.0" value="Blue" checked');
+      expect(html).toContain('name="opt.1" value="11" checked');
+    });
+
+    it("a sold-out combination says so; a missing value asks for every option", async () => {
+      const soldOut = await pick({ "opt.0": "Green", "opt.1": "9" });
+      expect(soldOut.res.status).toBe(409);
+      expect(await soldOut.res.text()).toContain("Green / 9 is sold out.");
+      const partial = await pick({ "opt.0": "Green" });
+      expect(partial.res.status).toBe(422);
+      expect(await partial.res.text()).toContain("Choose a value for every option.");
+    });
   });
 });
