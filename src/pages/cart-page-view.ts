@@ -1,10 +1,12 @@
 /** The cart as `get_cart` returns it, rendered: lines with images, quantity fields, totals, messages, "Check out". */
+import { type Translate, translator } from "../i18n/translate";
 import type { ToolPayload } from "./buyer-tools";
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
 import { cartTaxNote } from "./included-tax-rows";
 import { csrfInput, renderPage } from "./layout";
 import { formatMoney } from "./money";
+import { totalLabel } from "./total-labels";
 
 export interface CartLine {
   readonly id: string;
@@ -30,21 +32,13 @@ export function cartLines(cart: ToolPayload): CartLine[] {
   return (Array.isArray(cart.line_items) ? cart.line_items : []) as CartLine[];
 }
 
-const TOTAL_LABELS: Record<string, string> = {
-  subtotal: "Subtotal",
-  discount: "Discount",
-  fulfillment: "Shipping",
-  tax: "Tax",
-  fee: "Fees",
-  total: "Estimated total",
-};
-
 export function renderCart(
   ctx: PageContext,
   token: string,
   cart: ToolPayload,
   problem?: { status: number; messages: readonly string[]; headers?: Record<string, string> },
 ): Response {
+  const t = translator(ctx);
   const currency = typeof cart.currency === "string" ? cart.currency : ctx.config.currency;
   const price = (minor: number) => formatMoney(minor, currency, ctx.config.storefront.locale);
   const lines = cartLines(cart);
@@ -53,51 +47,51 @@ export function renderCart(
   const key = crypto.randomUUID();
   const body =
     lines.length === 0
-      ? html`<p class="notice" role="status">Your cart is empty.</p><p><a class="button" href="/">Continue shopping</a></p>`
+      ? html`<p class="notice" role="status">${t("cart.empty.title")}</p><p><a class="button" href="/">${t("layout.continueShopping")}</a></p>`
       : html`<form method="post" action="${action}" class="card">
 ${csrfInput(ctx)}<input type="hidden" name="key" value="${key}">
 <table class="cart-lines">
-<caption class="visually-hidden">Items in your cart</caption>
-<thead><tr><th scope="col">Item</th><th scope="col">Quantity</th><th scope="col" class="num">Total</th></tr></thead>
-<tbody>${lines.map((line) => lineRow(line, price))}</tbody>
+<caption class="visually-hidden">${t("cart.items")}</caption>
+<thead><tr><th scope="col">${t("cart.item")}</th><th scope="col">${t("product.quantity")}</th><th scope="col" class="num">${t("totals.total")}</th></tr></thead>
+<tbody>${lines.map((line) => lineRow(t, line, price))}</tbody>
 </table>
-<p class="muted" id="qty-hint">Set a quantity to 0 to remove the item.</p>
-<p><button type="submit" name="action" value="update" class="secondary">Update cart</button></p>
+<p class="muted" id="qty-hint">${t("cart.removeHint")}</p>
+<p><button type="submit" name="action" value="update" class="secondary">${t("cart.update")}</button></p>
 </form>
-${totals(cart, price, cartTaxNote(ctx.env))}
+${totals(t, cart, price, cartTaxNote(t, ctx.env))}
 <form method="post" action="${action}">
 ${csrfInput(ctx)}<input type="hidden" name="key" value="${key}">
-<p><button type="submit" name="action" value="checkout">Check out</button></p>
+<p><button type="submit" name="action" value="checkout">${t("cart.checkOut")}</button></p>
 </form>`;
   return renderPage(ctx, {
-    title: "Your cart",
+    title: t("cart.title"),
     status: problem?.status ?? 200,
     personal: true,
     ...(problem?.headers ? { headers: problem.headers } : {}),
-    body: html`<h1>Your cart</h1>
+    body: html`<h1>${t("cart.title")}</h1>
 ${problem ? html`<div class="notice error" role="alert">${problem.messages.map((m) => html`<p>${m}</p>`)}</div>` : ""}
 ${messages.map((m) => html`<p class="notice${m.type === "error" ? " error" : ""}">${m.content ?? ""}</p>`)}
 ${body}`,
   });
 }
 
-function lineRow(line: CartLine, price: (minor: number) => string): SafeHtml {
+function lineRow(t: Translate, line: CartLine, price: (minor: number) => string): SafeHtml {
   const image = safeUrl(line.item.image_url);
-  const total = line.totals.find((t) => t.type === "total")?.amount ?? line.item.price * line.quantity;
+  const total = line.totals.find((x) => x.type === "total")?.amount ?? line.item.price * line.quantity;
   const field = `q-${line.id}`;
   return html`<tr>
-<th scope="row"><div class="row">${image ? html`<img class="thumb" src="${image}" alt="" loading="lazy" width="64" height="64">` : ""}<span>${line.item.title}<br><span class="muted">${price(line.item.price)} each</span></span></div></th>
-<td><label class="visually-hidden" for="${field}">Quantity of ${line.item.title}</label><input id="${field}" type="number" name="${QTY_PREFIX}${line.id}" value="${line.quantity}" min="0" max="999" step="1" inputmode="numeric" aria-describedby="qty-hint"></td>
+<th scope="row"><div class="row">${image ? html`<img class="thumb" src="${image}" alt="" loading="lazy" width="64" height="64">` : ""}<span>${line.item.title}<br><span class="muted">${t("cart.each", { price: price(line.item.price) })}</span></span></div></th>
+<td><label class="visually-hidden" for="${field}">${t("cart.quantityOf", { item: line.item.title })}</label><input id="${field}" type="number" name="${QTY_PREFIX}${line.id}" value="${line.quantity}" min="0" max="999" step="1" inputmode="numeric" aria-describedby="qty-hint"></td>
 <td class="num">${price(total)}</td>
 </tr>`;
 }
 
-function totals(cart: ToolPayload, price: (minor: number) => string, note: string): SafeHtml {
+function totals(t: Translate, cart: ToolPayload, price: (minor: number) => string, note: string): SafeHtml {
   const list = (Array.isArray(cart.totals) ? cart.totals : []) as Total[];
   if (list.length === 0) return html``;
-  return html`<div class="card"><h2>Summary</h2><table class="totals"><tbody>${list.map(
-    (t) =>
-      html`<tr${t.type === "total" ? html` class="total"` : ""}><td>${t.display_text ?? TOTAL_LABELS[t.type] ?? t.type}</td><td class="num">${price(t.amount)}</td></tr>`,
+  return html`<div class="card"><h2>${t("totals.summary")}</h2><table class="totals"><tbody>${list.map(
+    (total) =>
+      html`<tr${total.type === "total" ? html` class="total"` : ""}><td>${totalLabel(t, total, true)}</td><td class="num">${price(total.amount)}</td></tr>`,
   )}</tbody></table>
 <p class="muted">${note}</p></div>`;
 }

@@ -1,7 +1,9 @@
 /** The order page's status line, shipping address, shipments (with tracking links) and adjustments. */
+import { type Translate, translator } from "../i18n/translate";
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
 import { orderPrice } from "./order-page-items";
+import { orderWord } from "./total-labels";
 
 interface Total {
   readonly type: string;
@@ -48,31 +50,30 @@ export interface OrderView {
   }>;
 }
 
-/** A lower_snake_case word from the order ("in_transit") as words ("In transit"). */
-function words(type: string): string {
-  const text = type.replace(/_/g, " ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
 /** The order's state in one phrase, from its lines' quantities and its events. */
-export function orderStatus(order: OrderView): string {
+export function orderStatus(t: Translate, order: OrderView): string {
   const active = order.line_items.filter((l) => l.quantity.total > 0);
-  if (active.length === 0) return "Canceled";
+  if (active.length === 0) return t("order.state.canceled");
   const shipped = active.filter((l) => l.quantity.fulfilled >= l.quantity.total).length;
   const delivered = (order.fulfillment?.events ?? []).some((e) => e.type === "delivered");
-  if (shipped === active.length) return delivered ? "Delivered" : "Shipped";
-  if (shipped > 0 || active.some((l) => l.quantity.fulfilled > 0)) return "Partly shipped";
-  return "Confirmed, preparing to ship";
+  if (shipped === active.length) return t(delivered ? "order.state.delivered" : "order.state.shipped");
+  if (shipped > 0 || active.some((l) => l.quantity.fulfilled > 0)) return t("order.state.partlyShipped");
+  return t("order.state.confirmed");
 }
 
 function when(ctx: PageContext, iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return `${new Intl.DateTimeFormat(ctx.config.storefront.locale, {
-    dateStyle: "medium",
-    timeStyle: "short",
+  // The zone named in the locale's own way; no seconds.
+  return new Intl.DateTimeFormat(ctx.config.storefront.locale, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
     timeZone: "UTC",
-  }).format(date)} UTC`;
+  }).format(date);
 }
 
 const ADDRESS_LINES = [
@@ -83,7 +84,7 @@ const ADDRESS_LINES = [
   ["address_country"],
 ] as const;
 
-export function shippingAddress(order: OrderView): SafeHtml {
+export function shippingAddress(t: Translate, order: OrderView): SafeHtml {
   const expectation = order.fulfillment?.expectations?.[0];
   const destination = expectation?.destination;
   if (!destination) return html``;
@@ -93,23 +94,24 @@ export function shippingAddress(order: OrderView): SafeHtml {
       .filter((v): v is string => typeof v === "string" && v.length > 0)
       .join(" "),
   ).filter((line) => line.length > 0);
-  return html`<h2>Shipping to</h2><div class="card"><address>${lines.map((l, i) => html`${i > 0 ? html`<br>` : ""}${l}`)}</address>${
+  return html`<h2>${t("order.shippingTo")}</h2><div class="card"><address>${lines.map((l, i) => html`${i > 0 ? html`<br>` : ""}${l}`)}</address>${
     expectation?.description ? html`<p class="muted">${expectation.description}</p>` : ""
   }</div>`;
 }
 
 export function eventList(ctx: PageContext, order: OrderView): SafeHtml {
+  const t = translator(ctx);
   const events = order.fulfillment?.events ?? [];
   const titles = new Map(order.line_items.map((l) => [l.id, l.item.title]));
-  return html`<h2>Shipments</h2>${
+  return html`<h2>${t("order.shipments")}</h2>${
     events.length === 0
-      ? html`<p class="muted">Nothing has shipped yet.</p>`
+      ? html`<p class="muted">${t("order.nothingShipped")}</p>`
       : html`<ol class="card events fit">${events.map((event) => {
           const link = safeUrl(event.tracking_url);
-          const tracking = event.tracking_number ?? "Track the package";
-          return html`<li><strong>${words(event.type)}</strong> · <time datetime="${event.occurred_at}">${when(ctx, event.occurred_at)}</time>
-${event.carrier ? html`<br>Carrier: ${event.carrier}` : ""}
-${link ? html`<br>Tracking: <a href="${link}" rel="noreferrer noopener" target="_blank">${tracking}<span class="visually-hidden"> (opens the carrier's site)</span></a>` : event.tracking_number ? html`<br>Tracking number: ${event.tracking_number}` : ""}
+          const tracking = event.tracking_number ?? t("order.track");
+          return html`<li><strong>${orderWord(t, event.type)}</strong> · <time datetime="${event.occurred_at}">${when(ctx, event.occurred_at)}</time>
+${event.carrier ? html`<br>${t("order.carrier", { carrier: event.carrier })}` : ""}
+${link ? html`<br>${t("order.tracking")} <a href="${link}" rel="noreferrer noopener" target="_blank">${tracking}<span class="visually-hidden"> ${t("order.opensCarrier")}</span></a>` : event.tracking_number ? html`<br>${t("order.trackingNumber", { number: event.tracking_number })}` : ""}
 ${event.description ? html`<br>${event.description}` : ""}
 ${(event.line_items ?? []).length > 0 ? html`<br><span class="muted">${(event.line_items ?? []).map((l) => `${l.quantity} × ${titles.get(l.id) ?? l.id}`).join(", ")}</span>` : ""}</li>`;
         })}</ol>`
@@ -117,12 +119,14 @@ ${(event.line_items ?? []).length > 0 ? html`<br><span class="muted">${(event.li
 }
 
 export function adjustmentList(ctx: PageContext, order: OrderView): SafeHtml {
+  const t = translator(ctx);
   const adjustments = order.adjustments ?? [];
   if (adjustments.length === 0) return html``;
-  return html`<h2>Refunds and changes</h2><ul class="card events fit">${adjustments.map((a) => {
-    const money = (a.totals ?? []).reduce((sum, t) => sum + (t.type === "total" ? t.amount : 0), 0);
-    return html`<li><strong>${words(a.type)}</strong> · <time datetime="${a.occurred_at}">${when(ctx, a.occurred_at)}</time> · ${words(a.status)}
-${money !== 0 ? html`<br>${money < 0 ? "Back to you" : "Charged"}: ${orderPrice(ctx, order, Math.abs(money))}` : ""}
+  return html`<h2>${t("order.adjustments")}</h2><ul class="card events fit">${adjustments.map((a) => {
+    const money = (a.totals ?? []).reduce((sum, x) => sum + (x.type === "total" ? x.amount : 0), 0);
+    const amount = orderPrice(ctx, order, Math.abs(money));
+    return html`<li><strong>${orderWord(t, a.type)}</strong> · <time datetime="${a.occurred_at}">${when(ctx, a.occurred_at)}</time> · ${orderWord(t, a.status)}
+${money !== 0 ? html`<br>${money < 0 ? t("order.refunded", { amount }) : t("order.charged", { amount })}` : ""}
 ${a.description ? html`<br>${a.description}` : ""}</li>`;
   })}</ul>`;
 }

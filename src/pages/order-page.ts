@@ -3,6 +3,7 @@
  * sealed token names (whoever placed the order): status, items with fulfilled quantities,
  * totals, shipping address, shipments with tracking links, refunds and cancellations.
  */
+import { translator } from "../i18n/translate";
 import { callAsBuyer } from "./buyer-tools";
 import type { PageContext } from "./context";
 import { openSession } from "./handoff";
@@ -14,26 +15,27 @@ import { adjustmentList, eventList, type OrderView, orderStatus, shippingAddress
 export async function orderPage(ctx: PageContext, token: string): Promise<Response> {
   const opened = await openSession(ctx, "order", token);
   if (!opened.ok) return opened.response;
+  const t = translator(ctx);
   const read = await callAsBuyer(ctx, "get_order", { id: opened.id }, { handoff: true });
   if (!read.ok)
-    return messagePage(ctx, 503, "Please try again", "The order could not be loaded just now.", { "retry-after": "5" });
+    return messagePage(ctx, 503, t("page.unavailable.title"), t("order.loadFailed"), { "retry-after": "5" });
   const order = read.value as unknown as OrderView;
   if (order.id !== opened.id || !Array.isArray(order.line_items))
-    return messagePage(ctx, 404, "This order was not found", "Check that the whole link was copied.");
-  const status = orderStatus(order);
+    return messagePage(ctx, 404, t("order.notFound"), t("link.invalid.text"));
+  const status = orderStatus(t, order);
   return renderPage(ctx, {
-    title: `Order ${order.id}`,
+    title: t("order.titleNumbered", { number: order.id }),
     personal: true,
-    body: html`<h1>Your order</h1>
+    body: html`<h1>${t("order.title")}</h1>
 <div class="card fit">
-<p>Order number <strong>${order.id}</strong></p>
-<p>Status: <span class="status">${status}</span></p>
+<p>${t("order.number")} <strong>${order.id}</strong></p>
+<p>${t("order.status")} <span class="status">${status}</span></p>
 </div>
 ${orderItems(ctx, order)}
 ${orderTotals(ctx, order)}
-${shippingAddress(order)}
+${shippingAddress(t, order)}
 ${eventList(ctx, order)}
 ${adjustmentList(ctx, order)}
-<p><a href="/">Continue shopping</a></p>`,
+<p><a href="/">${t("layout.continueShopping")}</a></p>`,
   });
 }

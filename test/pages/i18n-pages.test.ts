@@ -1,0 +1,110 @@
+/**
+ * The buyer pages in the store's language (MERCHANT_LOCALE): labels from the catalogs,
+ * `<html lang>` the catalog's language, money and dates by Intl in the locale, and English
+ * for a locale without a catalog. Each request runs under a fresh env (settings cache per env).
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import worker from "../../src/index";
+import { tool } from "../helpers/checkout";
+import { pathOf } from "../helpers/pages";
+import { getOrder, placeOrder } from "../order/order-helpers";
+
+const octet = () => Math.floor(Math.random() * 254) + 1;
+const IP = `10.${octet()}.${octet()}.${octet()}`;
+
+async function pageIn(locale: string, path: string, cookie?: string): Promise<{ status: number; html: string }> {
+  const headers: Record<string, string> = { "cf-connecting-ip": IP, ...(cookie ? { cookie } : {}) };
+  const request = new Request(`https://shop.example.com${path}`, { headers, redirect: "manual" });
+  const res = await worker.fetch(
+    request as Request<unknown, IncomingRequestCfProperties>,
+    { ...env, MERCHANT_LOCALE: locale } as Env,
+  );
+  return { status: res.status, html: await res.text() };
+}
+
+async function cartPath(): Promise<string> {
+  const reply = await tool("create_cart", {
+    cart: { line_items: [{ item: { id: "var_abc123_blue_10" }, quantity: 2 }] },
+  });
+  return pathOf(reply.body.result.structuredContent.continue_url);
+}
+
+describe("a German store (de-DE)", () => {
+  it("storefront: lang=de, German labels and euro-style digits", async () => {
+    const { status, html } = await pageIn("de-DE", "/");
+    expect(status).toBe(200);
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain("Zum Inhalt springen");
+    expect(html).toContain('<label for="q">Produkte suchen</label>');
+    expect(html).toContain(">Warenkorb</a>");
+    expect(html).toMatch(/\d+ Produkte</);
+    // Money in de-DE: comma decimals, symbol after the amount.
+    expect(html).toMatch(/120,00\s\$/);
+    expect(html).not.toContain("Search products");
+  });
+
+  it("product page: option pickers and Add to cart in German", async () => {
+    const { html } = await pageIn("de-DE", "/products/runner-pro");
+    expect(html).toContain("In den Warenkorb");
+    expect(html).toContain('<label for="quantity">Menge</label>');
+    expect(html).toContain("<h2>Alle Varianten</h2>");
+    expect(html).toContain("(ausverkauft)");
+    expect(html).toContain("Auf Lager");
+    expect(html).toContain('data-missing="{choice} gibt es nicht. Wählen Sie eine andere Kombination."');
+  });
+
+  it("cart page: German headings, buttons and totals", async () => {
+    const { status, html } = await pageIn("de-DE", await cartPath());
+    expect(status).toBe(200);
+    expect(html).toContain("<h1>Ihr Warenkorb</h1>");
+    expect(html).toContain(">Zur Kasse</button>");
+    expect(html).toContain(">Warenkorb aktualisieren</button>");
+    expect(html).toContain("<td>Zwischensumme</td>");
+    expect(html).toContain("Versand und Steuern werden an der Kasse berechnet.");
+  });
+
+  it("order page: German status, labels and a German date", async () => {
+    const { orderId } = await placeOrder([{ id: "var_abc123_blue_10", quantity: 2 }]);
+    const order = await getOrder(orderId);
+    const { html } = await pageIn("de-DE", pathOf(order.permalink_url));
+    expect(html).toContain("<h1>Ihre Bestellung</h1>");
+    expect(html).toContain('<span class="status">Bestätigt, Versand wird vorbereitet</span>');
+    expect(html).toContain("0 von 2 versandt");
+    expect(html).toMatch(/<tr class="total"><td>Gesamt<\/td><td class="num">[\d.]+,\d\d\s\$<\/td><\/tr>/);
+    expect(html).toContain("Noch wurde nichts versandt.");
+  });
+
+  it("message pages: a 404 and an expired form in German", async () => {
+    const missing = await pageIn("de-DE", "/no/such/page");
+    expect(missing.status).toBe(404);
+    expect(missing.html).toContain("<h1>Seite nicht gefunden</h1>");
+    expect(missing.html).toContain(">Weiter einkaufen</a>");
+    const invalid = await pageIn("de-DE", "/orders/not-a-token");
+    expect(invalid.html).toContain("Dieser Link ist ungültig");
+  });
+});
+
+describe("other languages", () => {
+  const cases = [
+    ["fr-FR", "fr", "Ajouter au panier", "Aller au contenu"],
+    ["es-ES", "es", "Añadir al carrito", "Ir al contenido"],
+    ["it-IT", "it", "Aggiungi al carrello", "Vai al contenuto"],
+    ["nl-NL", "nl", "In winkelwagen", "Naar de inhoud"],
+    ["ja-JP", "ja", "カートに追加", "本文へ移動"],
+  ] as const;
+  for (const [locale, lang, add, skip] of cases)
+    it(`${locale}: the product page in ${lang}`, async () => {
+      const { html } = await pageIn(locale, "/products/runner-pro");
+      expect(html).toContain(`<html lang="${lang}">`);
+      expect(html).toContain(add);
+      expect(html).toContain(skip);
+    });
+
+  it("a locale without a catalog (pt-BR) reads English, with its own money format", async () => {
+    const { html } = await pageIn("pt-BR", "/products/runner-pro");
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain("Add to cart");
+    expect(html).toMatch(/US\$\s120,00/);
+  });
+});
