@@ -48,7 +48,7 @@ export async function connectAgent(baseUrl: string, options: { anonymous?: boole
   };
 }
 
-async function issueApiKey(baseUrl: string): Promise<string> {
+export async function issueApiKey(baseUrl: string): Promise<string> {
   const res = await fetch(`${baseUrl}/admin/api-keys`, {
     method: "POST",
     headers: { authorization: `Bearer ${DEV_ADMIN_TOKEN}`, "content-type": "application/json" },

@@ -30,7 +30,7 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Frame, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe } from "vitest";
 import { type LocalServer, ROOT, startServer } from "../e2e/server";
 import { type Agent, connectAgent } from "./agent";
@@ -129,9 +129,10 @@ interface AxeViolation {
 /**
  * Runs axe-core on the page and fails on any serious or critical violation; the others are
  * printed. axe is evaluated over CDP, which the page's Content-Security-Policy does not govern
- * (a <script> tag would be refused by a strict script-src).
+ * (a <script> tag would be refused by a strict script-src). A Frame works too (an MCP Apps view
+ * in its sandboxed iframe, which axe in the parent cannot reach).
  */
-export async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
+export async function expectNoSeriousAxeViolations(page: Page | Frame): Promise<void> {
   axeSource ??= readFileSync(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
