@@ -47,9 +47,9 @@ const NOT_OURS: Readonly<Record<string, RegExp>> = {
   "server-stateless/sep-2575-missing-capability-http-400": /diagnostic tool/,
   "server-stateless/sep-2575-http-server-no-independent-requests-on-stream": /diagnostic tool/,
   "server-stateless/sep-2575-server-no-log-without-loglevel": /diagnostic tool/,
-  // No prompts or resources (capabilities not advertised, so -32601 as the schema says).
+  // No prompts and no resource templates (not advertised, so -32601 as the schema says); the
+  // MCP Apps views are plain resources, whose list carries the hints.
   "caching/sep-2549-prompts-list-caching-hints": /-32601/,
-  "caching/sep-2549-resources-list-caching-hints": /-32601/,
   "caching/sep-2549-resources-templates-list-caching-hints": /-32601/,
   // Its tools/call has empty arguments; every UCP tool needs meta["ucp-agent"] (-32001). The
   // padded Mcp-Name itself was accepted: a header complaint would be -32020.
