@@ -123,7 +123,8 @@ export const PICKER_SCRIPT = `(() => {
   const button = form.querySelector("button[type=submit]");
   const rows = [...document.querySelectorAll("tr[data-options]")].map((tr) => ({
     options: JSON.parse(tr.dataset.options), available: tr.dataset.available === "1",
-    price: tr.querySelector("td.num")?.textContent ?? "",
+    // The same words as the server's line: price — availability.
+    price: [...tr.querySelectorAll("td")].map((td) => td.textContent).join(" — "),
   }));
   const update = () => {
     const picked = [...form.querySelectorAll("fieldset.picker")].map((f) => f.querySelector("input:checked")?.value ?? "");
