@@ -4,10 +4,15 @@
  * framed (or a native host injected its bridge). Every document handshakes (ec.ready, upgraded
  * to a MessagePort when the host sends one); the session's first document then sends
  * ec.start, and later ones (after a form post or a delegated change) send the *.change
- * notifications for what differs from the checkout the previous document showed (kept in
- * sessionStorage, never a credential), totals last; a completed checkout sends ec.complete
+ * notifications for what differs from the checkout the previous document showed, totals
+ * last; a completed checkout sends ec.complete
  * once. Messages go to, and are accepted from, the one origin the server allowed to frame
  * the page. Opened top-level, nothing here runs and the page works as a plain page.
+ *
+ * What a document leaves the next one is kept in window.name, which lives as long as the
+ * frame: a cross-site frame's storage may be refused (third-party storage blocking), and a
+ * navigation drops everything else. It holds digests of the checkout's fields (no buyer
+ * data) and the host's instruments without their credentials.
  */
 export const EC_SCRIPT = `(function () {
   var marker = document.getElementById("ucp-ec");
@@ -23,7 +28,7 @@ export const EC_SCRIPT = `(function () {
   var checkout = {};
   try { checkout = JSON.parse(document.getElementById("ucp-ec-checkout").textContent || "{}"); } catch (e) {}
   var port = null, closed = false, pending = {}, seq = 0;
-  var storeKey = "ucp-ec:" + location.pathname;
+  var PREFIX = "ucp-ec:";
   var state = load();
   var hostInstruments = state && state.instruments;
 
@@ -61,18 +66,31 @@ export const EC_SCRIPT = `(function () {
     receive(event.data);
   });
 
+  function hash(value) {
+    var text = JSON.stringify(value === undefined ? null : value), h = 2166136261, i;
+    for (i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 16777619) >>> 0; }
+    return h.toString(16);
+  }
+  function digest(c) {
+    var d = {};
+    CHANGES.forEach(function (f) { d[f[0]] = hash(c[f[0]]); });
+    return d;
+  }
   function load() {
-    try { return JSON.parse(sessionStorage.getItem(storeKey) || "null"); } catch (e) { return null; }
+    try {
+      if (String(window.name).indexOf(PREFIX) !== 0) return null;
+      var saved = JSON.parse(window.name.slice(PREFIX.length));
+      return saved && saved.path === location.pathname ? saved : null;
+    } catch (e) { return null; }
   }
   function save(extra) {
-    state = { checkout: checkout, instruments: hostInstruments, complete: !!(state && state.complete) || !!extra };
-    try { sessionStorage.setItem(storeKey, JSON.stringify(state)); } catch (e) {}
+    state = { path: location.pathname, digest: digest(checkout), instruments: hostInstruments,
+      complete: !!(state && state.complete) || !!extra };
+    try { window.name = PREFIX + JSON.stringify(state); } catch (e) {}
   }
   function withoutCredentials(instruments) {
     return (instruments || []).map(function (i) {
-      var copy = {}, k;
-      for (k in i) if (k !== "credential") copy[k] = i[k];
-      return copy;
+      return { id: i.id, handler_id: i.handler_id, type: i.type, selected: i.selected, display: i.display };
     });
   }
   function shown() {
@@ -86,9 +104,8 @@ export const EC_SCRIPT = `(function () {
     ["fulfillment", "ec.fulfillment.change"], ["payment", "ec.payment.change"],
     ["messages", "ec.messages.change"], ["totals", "ec.totals.change"]];
   function announce(before, after) {
-    CHANGES.forEach(function (c) {
-      if (JSON.stringify(before[c[0]]) !== JSON.stringify(after[c[0]])) notify(c[1], { checkout: after });
-    });
+    var now = digest(after);
+    CHANGES.forEach(function (c) { if (before[c[0]] !== now[c[0]]) notify(c[1], { checkout: after }); });
   }
   function completed(after) {
     if (after.status !== "completed" || (state && state.complete)) return;
@@ -214,7 +231,7 @@ export const EC_SCRIPT = `(function () {
           button.disabled = false;
           return;
         }
-        announce(checkout, answer.checkout);
+        announce(digest(checkout), answer.checkout);
         checkout = answer.checkout;
         completed(answer.checkout);
         save();
@@ -250,7 +267,7 @@ export const EC_SCRIPT = `(function () {
           button.disabled = false;
           return;
         }
-        announce(checkout, answer.checkout);
+        announce(digest(checkout), answer.checkout);
         checkout = answer.checkout;
         save();
         reload();
@@ -263,7 +280,7 @@ export const EC_SCRIPT = `(function () {
     var offered = result.checkout && result.checkout.payment && result.checkout.payment.instruments;
     if (has("payment.instruments_change") && Array.isArray(offered)) hostInstruments = withoutCredentials(offered);
     if (!state) notify("ec.start", { checkout: shown() });
-    else announce(state.checkout || {}, checkout);
+    else announce(state.digest || {}, checkout);
     completed(checkout);
     save();
     if (hostInstruments) say("ec-instrument", describe(selected(hostInstruments)));

@@ -3,11 +3,12 @@
  * places the order. GET shows the checkout as get_checkout returns it; POST runs one form's
  * action through the same tools an agent calls (checkout-actions.ts), then redirects here.
  */
+import { embeddableCheckout, embeddedCall, isEmbeddedCall, keepEmbedded, readCheckoutForm } from "../embedded/hooks";
 import { callAsBuyer } from "./buyer-tools";
 import { runCheckoutAction } from "./checkout-actions";
 import { asCheckout } from "./checkout-data";
 import { checkoutResponse } from "./checkout-view";
-import { type PageContext, readForm } from "./context";
+import type { PageContext } from "./context";
 import { openSession } from "./handoff";
 import { messagePage } from "./layout";
 import { prepareStripeCard, withStripeCsp } from "./stripe-card-form";
@@ -32,13 +33,16 @@ export async function checkoutPage(ctx: PageContext, token: string): Promise<Res
   }
   // Stripe's card form (a store charging through Stripe): the checkout's PaymentIntent and the page's wider CSP.
   const card = await prepareStripeCard(ctx, checkout);
-  return withStripeCsp(checkoutResponse(ctx, token, checkout, card), ctx, card);
+  const response = withStripeCsp(checkoutResponse(ctx, token, checkout, card), ctx, card);
+  // Embedded Checkout (ECP): framed only by the owner platform; with ec_version, the ECP page.
+  return embeddableCheckout(ctx, checkout.id, checkout, response);
 }
 
 export async function checkoutAction(ctx: PageContext, token: string): Promise<Response> {
   const opened = await openSession(ctx, "checkout", token);
   if (!opened.ok) return opened.response;
-  const form = await readForm(ctx);
+  if (isEmbeddedCall(ctx.request)) return embeddedCall(ctx, opened.id);
+  const form = await readCheckoutForm(ctx, opened.id);
   if (!form) return messagePage(ctx, 403, "This form has expired", "Reload the page and try again.");
-  return runCheckoutAction(ctx, token, opened.id, form);
+  return keepEmbedded(ctx, await runCheckoutAction(ctx, token, opened.id, form));
 }
