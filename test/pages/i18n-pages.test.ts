@@ -83,6 +83,13 @@ describe("a German store (de-DE)", () => {
     const invalid = await pageIn("de-DE", "/orders/not-a-token");
     expect(invalid.html).toContain("Dieser Link ist ungültig");
   });
+
+  it("policies: the store's default titles in German, the merchant's words as written", async () => {
+    const { html } = await pageIn("de-DE", "/policies/returns");
+    expect(html).toContain("<h1>Rückgabe</h1>");
+    expect(html).toContain('<nav aria-label="Richtlinien des Shops"><ul><li><a href="/policies/returns">Rückgabe</a>');
+    expect(html).toContain(">Datenschutz</a>");
+  });
 });
 
 describe("other languages", () => {

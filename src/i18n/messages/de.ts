@@ -133,4 +133,10 @@ export const de = {
   "order.adjustment.pending": "Ausstehend",
   "order.adjustment.completed": "Abgeschlossen",
   "order.adjustment.failed": "Fehlgeschlagen",
+  "policies.returns": "Rückgabe",
+  "policies.warranty": "Garantie",
+  "policies.shipping": "Versand",
+  "policies.privacy": "Datenschutz",
+  "policies.terms": "AGB",
+  "policies.readFull": "Vollständige Richtlinie lesen",
 } satisfies Catalog;

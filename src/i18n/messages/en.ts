@@ -134,6 +134,12 @@ export const en = {
   "order.adjustment.pending": "Pending",
   "order.adjustment.completed": "Completed",
   "order.adjustment.failed": "Failed",
+  "policies.returns": "Returns",
+  "policies.warranty": "Warranty",
+  "policies.shipping": "Shipping",
+  "policies.privacy": "Privacy",
+  "policies.terms": "Terms",
+  "policies.readFull": "Read the full policy",
 } as const;
 
 export type MessageKey = keyof typeof en;

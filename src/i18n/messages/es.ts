@@ -140,4 +140,10 @@ export const es = {
   "order.adjustment.pending": "Pendiente",
   "order.adjustment.completed": "Completado",
   "order.adjustment.failed": "Fallido",
+  "policies.returns": "Devoluciones",
+  "policies.warranty": "Garantía",
+  "policies.shipping": "Envíos",
+  "policies.privacy": "Privacidad",
+  "policies.terms": "Condiciones",
+  "policies.readFull": "Leer la política completa",
 } satisfies Catalog;

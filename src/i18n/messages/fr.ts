@@ -140,4 +140,10 @@ export const fr = {
   "order.adjustment.pending": "En attente",
   "order.adjustment.completed": "Terminé",
   "order.adjustment.failed": "Échoué",
+  "policies.returns": "Retours",
+  "policies.warranty": "Garantie",
+  "policies.shipping": "Livraison",
+  "policies.privacy": "Confidentialité",
+  "policies.terms": "Conditions générales",
+  "policies.readFull": "Lire la politique complète",
 } satisfies Catalog;

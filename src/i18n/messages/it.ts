@@ -140,4 +140,10 @@ export const it = {
   "order.adjustment.pending": "In sospeso",
   "order.adjustment.completed": "Completato",
   "order.adjustment.failed": "Non riuscito",
+  "policies.returns": "Resi",
+  "policies.warranty": "Garanzia",
+  "policies.shipping": "Spedizione",
+  "policies.privacy": "Privacy",
+  "policies.terms": "Termini e condizioni",
+  "policies.readFull": "Leggi la politica completa",
 } satisfies Catalog;

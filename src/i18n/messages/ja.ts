@@ -132,4 +132,10 @@ export const ja = {
   "order.adjustment.pending": "保留中",
   "order.adjustment.completed": "完了",
   "order.adjustment.failed": "失敗",
+  "policies.returns": "返品",
+  "policies.warranty": "保証",
+  "policies.shipping": "配送",
+  "policies.privacy": "プライバシー",
+  "policies.terms": "利用規約",
+  "policies.readFull": "ポリシー全文を読む",
 } satisfies Catalog;

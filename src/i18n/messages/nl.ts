@@ -133,4 +133,10 @@ export const nl = {
   "order.adjustment.pending": "In behandeling",
   "order.adjustment.completed": "Voltooid",
   "order.adjustment.failed": "Mislukt",
+  "policies.returns": "Retourneren",
+  "policies.warranty": "Garantie",
+  "policies.shipping": "Verzending",
+  "policies.privacy": "Privacy",
+  "policies.terms": "Voorwaarden",
+  "policies.readFull": "Volledig beleid lezen",
 } satisfies Catalog;
