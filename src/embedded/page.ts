@@ -32,7 +32,9 @@ const HIDDEN: Readonly<Record<string, string>> = {
   "fulfillment.address_change": "#address-section",
 };
 
-const PANEL_CSS = `.ec-panel .ec-row{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap;justify-content:space-between}
+// embedded.md §Navigation Constraints: no store navigation inside the host's window.
+const PANEL_CSS = `header.site nav{display:none}
+.ec-panel .ec-row{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap;justify-content:space-between}
 .ec-panel .ec-value{margin:0}
 .ec-panel button.place{width:100%;margin-top:.75rem}`;
 

@@ -40,7 +40,7 @@ function profile() {
 function hostPage(src: string, store: string, upgrade: boolean): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Agent host</title>
-<style>body{font:16px system-ui;margin:0;background:#eef}header{padding:.5rem 1rem}iframe{display:block;width:100%;height:1100px;border:0;background:#fff}</style></head>
+<style>body{font:16px system-ui;margin:0;background:#eef}header{padding:.5rem 1rem}iframe{display:block;width:100%;height:1700px;border:0;background:#fff}</style></head>
 <body><header><h1>Agent host</h1></header><main>
 <iframe id="checkout" title="Checkout" sandbox="allow-scripts allow-forms allow-same-origin allow-popups" src=${JSON.stringify(src)}></iframe>
 </main>

@@ -76,7 +76,8 @@ describeBrowser("Embedded Checkout: a host on another origin embeds the checkout
   beforeAll(async () => {
     host = await startEcpHost(new URL(h.baseUrl).origin);
     stranger = await startEcpHost(new URL(h.baseUrl).origin);
-    context = await h.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // Tall enough that the whole framed checkout is on screen (a full-page shot renders no frame below the viewport).
+    context = await h.browser.newContext({ viewport: { width: 1280, height: 1800 } });
     // Only the store and the two hosts: catalog images on other hosts are refused at once.
     const allowed = new Set([new URL(h.baseUrl).origin, host.origin, stranger.origin]);
     await context.route(
