@@ -8,6 +8,7 @@
  * no cart and sets no cookie: its 303 goes to the valid `continue_to`, else the storefront.
  * No page shows an item id or a field name from the link: that text is the link author's.
  */
+import { translator } from "../i18n/translate";
 import { HANDOFF_PATH } from "../lib/handoff-token";
 import { forwardedParams, locationOf, validContinueTo } from "../permalink/destination";
 import { parseItemPath } from "../permalink/item-path";
@@ -22,21 +23,23 @@ import { messagePage } from "./layout";
 import { seeOther } from "./respond";
 
 export async function permalinkPage(ctx: PageContext): Promise<Response> {
+  const t = translator(ctx);
   if (new TextEncoder().encode(ctx.request.url).length > PERMALINK_LIMITS.maxUrlOctets)
-    return messagePage(ctx, 414, "This link is too long", "Ask whoever shared it for a shorter link.");
+    return messagePage(ctx, 414, t("permalink.tooLong.title"), t("permalink.tooLong.text"));
   const { origin } = ctx.config;
   // The raw path: identifiers are never percent-decoded (permalink.md §Item ID Token).
   const segment = ctx.url.pathname.slice(PERMALINK_PATH.length).replace(/^\//, "").replace(/\/+$/, "");
   const items = parseItemPath(segment);
   if (!items.ok)
-    return messagePage(ctx, 400, "This link does not work", `${items.error} Check that the whole link was copied.`);
+    // The parser's reason stays as written (it names the link's syntax); what to do is the store's words.
+    return messagePage(ctx, 400, t("permalink.broken.title"), `${items.error} ${t("link.invalid.text")}`);
   const query = parsePermalinkQuery(ctx.url.search);
   if (!query.ok)
     return messagePage(
       ctx,
       400,
-      query.error.kind === "ambiguous" ? "This link is ambiguous" : "This link does not work",
-      `${query.error.message} Ask whoever shared it for a new link.`,
+      query.error.kind === "ambiguous" ? t("permalink.ambiguous.title") : t("permalink.broken.title"),
+      `${query.error.message} ${t("permalink.askNew")}`,
     );
   const { continueTo, fields, passThrough } = query.value;
   const chosen = continueTo === undefined ? undefined : validContinueTo(continueTo, origin, PERMALINK_PATH);
@@ -51,13 +54,8 @@ export async function permalinkPage(ctx: PageContext): Promise<Response> {
   const result = await callAsBuyer(ctx, "create_cart", { cart: state.cart });
   if (!result.ok) {
     if (result.error.kind === "protocol" && result.error.error.httpStatus >= 500)
-      return messagePage(
-        ctx,
-        503,
-        "Please try again",
-        "The store could not save your cart just now. Please try again.",
-      );
-    return messagePage(ctx, 400, "This link does not work", "The store could not read the items in it.");
+      return messagePage(ctx, 503, t("page.unavailable.title"), t("cart.saveFailed"));
+    return messagePage(ctx, 400, t("permalink.broken.title"), t("permalink.unreadable"));
   }
   const token = tokenOf(result.value.continue_url);
   const created = (result.value.ucp as { status?: string } | undefined)?.status !== "error";
@@ -65,12 +63,7 @@ export async function permalinkPage(ctx: PageContext): Promise<Response> {
     // A handled shopping error (nothing in the link can be bought): the preferred page if valid, else say so.
     // The cart's messages are not shown: they quote the link's item ids, which a `~` token lets say anything.
     if (chosen) return seeOther(locationOf(origin, chosen, params));
-    return messagePage(
-      ctx,
-      409,
-      "These items are not available",
-      "None of the items in this link can be bought right now.",
-    );
+    return messagePage(ctx, 409, t("permalink.unavailable.title"), t("permalink.unavailable.text"));
   }
   // The link's cart becomes the browser's current cart, so "Add to cart" adds to it.
   return seeOther(locationOf(origin, chosen ?? `${HANDOFF_PATH.cart}${token}`, params), {

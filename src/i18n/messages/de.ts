@@ -139,4 +139,12 @@ export const de = {
   "policies.privacy": "Datenschutz",
   "policies.terms": "AGB",
   "policies.readFull": "Vollständige Richtlinie lesen",
+  "permalink.tooLong.title": "Dieser Link ist zu lang",
+  "permalink.tooLong.text": "Bitten Sie die Person, die ihn geteilt hat, um einen kürzeren Link.",
+  "permalink.broken.title": "Dieser Link funktioniert nicht",
+  "permalink.ambiguous.title": "Dieser Link ist nicht eindeutig",
+  "permalink.askNew": "Bitten Sie die Person, die ihn geteilt hat, um einen neuen Link.",
+  "permalink.unreadable": "Der Shop konnte die Artikel darin nicht lesen.",
+  "permalink.unavailable.title": "Diese Artikel sind nicht verfügbar",
+  "permalink.unavailable.text": "Keiner der Artikel in diesem Link kann gerade gekauft werden.",
 } satisfies Catalog;

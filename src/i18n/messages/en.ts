@@ -140,6 +140,14 @@ export const en = {
   "policies.privacy": "Privacy",
   "policies.terms": "Terms",
   "policies.readFull": "Read the full policy",
+  "permalink.tooLong.title": "This link is too long",
+  "permalink.tooLong.text": "Ask whoever shared it for a shorter link.",
+  "permalink.broken.title": "This link does not work",
+  "permalink.ambiguous.title": "This link is ambiguous",
+  "permalink.askNew": "Ask whoever shared it for a new link.",
+  "permalink.unreadable": "The store could not read the items in it.",
+  "permalink.unavailable.title": "These items are not available",
+  "permalink.unavailable.text": "None of the items in this link can be bought right now.",
 } as const;
 
 export type MessageKey = keyof typeof en;

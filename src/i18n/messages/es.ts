@@ -146,4 +146,12 @@ export const es = {
   "policies.privacy": "Privacidad",
   "policies.terms": "Condiciones",
   "policies.readFull": "Leer la política completa",
+  "permalink.tooLong.title": "Este enlace es demasiado largo",
+  "permalink.tooLong.text": "Pide un enlace más corto a quien lo compartió.",
+  "permalink.broken.title": "Este enlace no funciona",
+  "permalink.ambiguous.title": "Este enlace es ambiguo",
+  "permalink.askNew": "Pide un enlace nuevo a quien lo compartió.",
+  "permalink.unreadable": "La tienda no pudo leer los artículos que contiene.",
+  "permalink.unavailable.title": "Estos artículos no están disponibles",
+  "permalink.unavailable.text": "Ninguno de los artículos de este enlace se puede comprar ahora.",
 } satisfies Catalog;

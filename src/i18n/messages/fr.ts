@@ -146,4 +146,12 @@ export const fr = {
   "policies.privacy": "Confidentialité",
   "policies.terms": "Conditions générales",
   "policies.readFull": "Lire la politique complète",
+  "permalink.tooLong.title": "Ce lien est trop long",
+  "permalink.tooLong.text": "Demandez un lien plus court à la personne qui l'a partagé.",
+  "permalink.broken.title": "Ce lien ne fonctionne pas",
+  "permalink.ambiguous.title": "Ce lien est ambigu",
+  "permalink.askNew": "Demandez un nouveau lien à la personne qui l'a partagé.",
+  "permalink.unreadable": "La boutique n'a pas pu lire les articles qu'il contient.",
+  "permalink.unavailable.title": "Ces articles ne sont pas disponibles",
+  "permalink.unavailable.text": "Aucun des articles de ce lien ne peut être acheté pour le moment.",
 } satisfies Catalog;

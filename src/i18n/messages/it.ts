@@ -146,4 +146,12 @@ export const it = {
   "policies.privacy": "Privacy",
   "policies.terms": "Termini e condizioni",
   "policies.readFull": "Leggi la politica completa",
+  "permalink.tooLong.title": "Questo link è troppo lungo",
+  "permalink.tooLong.text": "Chiedi un link più breve a chi lo ha condiviso.",
+  "permalink.broken.title": "Questo link non funziona",
+  "permalink.ambiguous.title": "Questo link è ambiguo",
+  "permalink.askNew": "Chiedi un nuovo link a chi lo ha condiviso.",
+  "permalink.unreadable": "Il negozio non ha potuto leggere gli articoli contenuti.",
+  "permalink.unavailable.title": "Questi articoli non sono disponibili",
+  "permalink.unavailable.text": "Nessuno degli articoli di questo link può essere acquistato ora.",
 } satisfies Catalog;

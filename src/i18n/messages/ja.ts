@@ -138,4 +138,12 @@ export const ja = {
   "policies.privacy": "プライバシー",
   "policies.terms": "利用規約",
   "policies.readFull": "ポリシー全文を読む",
+  "permalink.tooLong.title": "このリンクは長すぎます",
+  "permalink.tooLong.text": "共有した人に短いリンクを依頼してください。",
+  "permalink.broken.title": "このリンクは機能しません",
+  "permalink.ambiguous.title": "このリンクはあいまいです",
+  "permalink.askNew": "共有した人に新しいリンクを依頼してください。",
+  "permalink.unreadable": "リンク内の商品を読み取れませんでした。",
+  "permalink.unavailable.title": "これらの商品は購入できません",
+  "permalink.unavailable.text": "このリンクの商品は現在どれも購入できません。",
 } satisfies Catalog;

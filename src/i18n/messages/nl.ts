@@ -139,4 +139,12 @@ export const nl = {
   "policies.privacy": "Privacy",
   "policies.terms": "Voorwaarden",
   "policies.readFull": "Volledig beleid lezen",
+  "permalink.tooLong.title": "Deze link is te lang",
+  "permalink.tooLong.text": "Vraag degene die hem deelde om een kortere link.",
+  "permalink.broken.title": "Deze link werkt niet",
+  "permalink.ambiguous.title": "Deze link is niet eenduidig",
+  "permalink.askNew": "Vraag degene die hem deelde om een nieuwe link.",
+  "permalink.unreadable": "De winkel kon de artikelen erin niet lezen.",
+  "permalink.unavailable.title": "Deze artikelen zijn niet beschikbaar",
+  "permalink.unavailable.text": "Geen van de artikelen in deze link kan nu worden gekocht.",
 } satisfies Catalog;
