@@ -1,60 +1,142 @@
 /**
- * The checkout forms' POSTs: each becomes the update_checkout or complete_checkout call an
- * agent would make (the whole lines, buyer and context re-sent, since update replaces them),
- * then a 303 back to the page with short notice codes. Nothing the buyer typed goes into the
- * redirect or a log; the card number goes nowhere but into the choice of test token.
+ * The checkout form's POST: one update_checkout with everything the buyer sent (the call an
+ * agent would make), then, for Pay, complete_checkout. The answer is the page itself, showing
+ * every value as sent (nothing typed is lost) with what went wrong next to it; only a placed
+ * order, a 3-D Secure step or a closed session redirect (with short codes, never what was typed).
+ * The card number goes nowhere but into the choice of test token.
  */
 import { type BuyerCallFailure, callAsBuyer, type ToolPayload } from "./buyer-tools";
 import { testCardCredential } from "./card-form";
-import { shippingCountries } from "./checkout-countries";
-import { asCheckout, type PageCheckout, paymentHandlers, shippingMethod, unchangedUpdate } from "./checkout-data";
+import { errorOf, readCheckoutForm } from "./checkout-changes";
+import { asCheckout, type PageCheckout, paymentHandlers, shippingMethod, totalOf } from "./checkout-data";
 import { sameCode } from "./checkout-discounts";
-import { type CheckoutAction, checkoutPath, formKey, isAction } from "./checkout-form";
-import { type NoticeCode, withNotices } from "./checkout-notices";
+import { buildFeedback, type PageError } from "./checkout-feedback";
+import { CODE_FIELD, type FormValues, OPTION_FIELD, quantityField, valuesOfForm } from "./checkout-fields";
+import { actionOf, type CheckoutAction, formKey, SHOWN_TOTAL_FIELD } from "./checkout-form";
+import { NOTICES, type NoticeCode, withNotices } from "./checkout-notices";
+import { cardInputOf, payWay } from "./checkout-payment";
+import { money } from "./checkout-summary";
+import type { FormState } from "./checkout-view";
 import { field, type PageContext } from "./context";
-import { seeOther } from "./respond";
 import { stripeCardInstrument, stripePageHandler } from "./stripe-card-form";
 
-type Outcome = { readonly notices: readonly NoticeCode[] } | { readonly location: string };
+/** Either where to send the browser (appended to the page's path), or the page to show. */
+export type Submitted =
+  | { readonly redirect: string }
+  | { readonly checkout: PageCheckout; readonly state: FormState; readonly failed: boolean };
 
 const OPEN = new Set(["incomplete", "requires_escalation", "ready_for_complete"]);
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export async function runCheckoutAction(
-  ctx: PageContext,
-  token: string,
-  id: string,
-  form: FormData,
-): Promise<Response> {
-  const outcome = await act(ctx, id, form);
-  const path = checkoutPath(token);
-  return seeOther("location" in outcome ? `${path}${outcome.location}` : withNotices(path, outcome.notices));
-}
-
-async function act(ctx: PageContext, id: string, form: FormData): Promise<Outcome> {
-  const action = field(form, "action", 32);
-  if (!isAction(action)) return { notices: ["invalid"] };
+export async function runCheckoutAction(ctx: PageContext, id: string, form: FormData): Promise<Submitted> {
+  const action = actionOf(field(form, "action", 32));
+  if (!action) return { redirect: withNotices("", ["invalid"]) };
   const key = formKey(form);
-  if (!key) return { notices: ["form_expired"] };
+  if (!key) return { redirect: withNotices("", ["form_expired"]) };
   const read = await callAsBuyer(ctx, "get_checkout", { id }, { handoff: true });
-  if (!read.ok) return { notices: [failureNotice(read.error)] };
+  if (!read.ok) return { redirect: withNotices("", [failureNotice(read.error)]) };
   const checkout = asCheckout(read.value);
   // A session that is gone or closed: the page itself says which.
-  if (!checkout) return { notices: [] };
-  if (!OPEN.has(checkout.status)) return { notices: ["closed"] };
-  if (action === "place") return place(ctx, id, checkout, form, key);
-  const built = buildUpdate(ctx, action, checkout, form);
-  if ("notices" in built) return built;
-  const sent = await callAsBuyer(
-    ctx,
-    "update_checkout",
-    { id, checkout: { ...unchangedUpdate(checkout), ...built.changes } },
-    { handoff: true, idempotencyKey: key },
+  if (!checkout) return { redirect: "" };
+  if (!OPEN.has(checkout.status)) return { redirect: withNotices("", ["closed"]) };
+  return submit(ctx, id, checkout, form, action, key);
+}
+
+async function submit(
+  ctx: PageContext,
+  id: string,
+  checkout: PageCheckout,
+  form: FormData,
+  action: CheckoutAction,
+  key: string,
+): Promise<Submitted> {
+  const values = valuesOfForm(form, checkout);
+  const read = readCheckoutForm(ctx, checkout, form, values, action);
+  const errors = [...read.errors];
+  const notices: NoticeCode[] = [];
+  let current = checkout;
+  if (read.update) {
+    const sent = await callAsBuyer(
+      ctx,
+      "update_checkout",
+      { id, checkout: read.update },
+      { handoff: true, idempotencyKey: key },
+    );
+    if (!sent.ok) errors.push(errorOf(failureNotice(sent.error)));
+    else if (hasCode(sent.value, "invalid_status") || !asCheckout(sent.value))
+      return { redirect: withNotices("", ["closed"]) };
+    else current = asCheckout(sent.value) as PageCheckout;
+  }
+  const applied =
+    read.addedCode && current.discounts?.applied?.some((a) => a.code && sameCode(a.code, read.addedCode ?? ""));
+  if (applied) notices.push("code_applied");
+  const testWay = payWay(ctx, current, undefined).kind === "test";
+  // The card is checked once it is typed, and always to pay.
+  const cardTyped = ["card_number", "card_expiry", "card_cvc", "card_name"].some((n) => values[n]);
+  const card =
+    testWay && (action === "pay" || (action === "continue" && cardTyped)) ? checkCard(ctx, values) : undefined;
+  if (card && !card.ok) errors.push(...card.problems.map(errorOf));
+
+  if (action === "pay" && errors.length === 0) {
+    const shown = Number(field(form, SHOWN_TOTAL_FIELD, 16));
+    if (current.status !== "ready_for_complete") {
+      if (!(current.messages ?? []).some((m) => m.type === "error")) errors.push(errorOf("not_ready"));
+    } else if (read.addedCode) {
+      // A new code changes what is paid: the buyer sees the new total before paying it.
+      if (!applied) notices.push("saved");
+    } else if (totalOf(current) !== shown) {
+      errors.push({ text: `The total is now ${money(ctx, current, totalOf(current))}. Check it, then press Pay.` });
+    } else {
+      const paid = await pay(ctx, id, current, form, key, card?.ok ? card.instrument : undefined);
+      if ("redirect" in paid) return paid;
+      errors.push(...paid.errors);
+      current = paid.checkout ?? current;
+    }
+  } else if (action === "continue" && errors.length === 0 && current.status === "ready_for_complete") {
+    notices.push("ready");
+  }
+  return {
+    checkout: current,
+    failed: errors.length > 0,
+    state: {
+      values: shownValues(values, current, errors),
+      feedback: buildFeedback({
+        checkout: current,
+        pageErrors: errors,
+        notices: notices.map((n) => NOTICES[n].text),
+        demand: action !== "apply",
+        submitted: true,
+        cardInput: cardInputOf(payWay(ctx, current, undefined)),
+      }),
+    },
+  };
+}
+
+/** What the fields show after a submit: as sent, except what the store now decides (lines, option, a used code). */
+function shownValues(values: FormValues, checkout: PageCheckout, errors: readonly PageError[]): FormValues {
+  const out: Record<string, string> = { ...values };
+  const flagged = new Set(errors.map((e) => e.input));
+  for (const line of checkout.line_items) {
+    const input = quantityField(line.id);
+    if (!flagged.has(input)) out[input] = String(line.quantity);
+  }
+  const selected = shippingMethod(checkout)?.groups[0]?.selected_option_id;
+  if (selected) out[OPTION_FIELD] = selected;
+  const code = values[CODE_FIELD] ?? "";
+  if (code && (checkout.discounts?.codes ?? []).some((c) => sameCode(c, code))) out[CODE_FIELD] = "";
+  return out;
+}
+
+function checkCard(ctx: PageContext, values: FormValues) {
+  const result = testCardCredential(
+    {
+      number: values.card_number ?? "",
+      expiry: values.card_expiry ?? "",
+      cvc: values.card_cvc ?? "",
+      name: values.card_name ?? "",
+    },
+    ctx.now,
   );
-  if (!sent.ok) return { notices: [failureNotice(sent.error)] };
-  const updated = asCheckout(sent.value);
-  if (!updated || hasCode(sent.value, "invalid_status")) return { notices: ["closed"] };
-  return { notices: [savedNotice(action, updated, built.code)] };
+  return result.ok ? { ok: true as const, instrument: result.card } : { ok: false as const, problems: result.problems };
 }
 
 function failureNotice(failure: BuyerCallFailure): NoticeCode {
@@ -66,158 +148,38 @@ function hasCode(payload: ToolPayload, code: string): boolean {
   return Array.isArray(payload.messages) && payload.messages.some((m) => (m as { code?: unknown })?.code === code);
 }
 
-function savedNotice(action: Exclude<CheckoutAction, "place">, updated: PageCheckout, code?: string): NoticeCode {
-  switch (action) {
-    case "contact":
-      return "contact_saved";
-    case "address":
-      return "address_saved";
-    case "shipping":
-      return "shipping_saved";
-    case "items":
-      return "items_saved";
-    case "discount_remove":
-      return "discount_removed";
-    case "discount_add":
-      return code && updated.discounts?.applied?.some((a) => a.code !== undefined && sameCode(a.code, code))
-        ? "discount_applied"
-        : "discount_rejected";
-  }
-}
+type Paid = { readonly redirect: string } | { readonly errors: PageError[]; readonly checkout?: PageCheckout };
 
-type Built = { readonly changes: Record<string, unknown>; readonly code?: string } | { readonly notices: NoticeCode[] };
-
-function buildUpdate(
-  ctx: PageContext,
-  action: Exclude<CheckoutAction, "place">,
-  checkout: PageCheckout,
-  form: FormData,
-): Built {
-  switch (action) {
-    case "contact":
-      return contactChanges(checkout, form);
-    case "address":
-      return addressChanges(ctx, form);
-    case "shipping":
-      return shippingChanges(checkout, form);
-    case "items":
-      return itemChanges(checkout, form);
-    case "discount_add": {
-      const code = field(form, "code", 64);
-      if (!code) return { notices: ["discount_empty"] };
-      const codes = checkout.discounts?.codes ?? [];
-      const next = codes.some((c) => sameCode(c, code)) ? codes : [...codes, code];
-      return { changes: { discounts: { codes: next.slice(0, 10) } }, code };
-    }
-    case "discount_remove": {
-      const code = field(form, "code", 64);
-      const codes = (checkout.discounts?.codes ?? []).filter((c) => !sameCode(c, code));
-      return { changes: { discounts: { codes } } };
-    }
-  }
-}
-
-/** Only what is filled in: an emptied field removes it from the buyer. */
-function filled(form: FormData, names: readonly string[], max = 200): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of names) {
-    const value = field(form, name, max);
-    if (value) out[name] = value;
-  }
-  return out;
-}
-
-const CONTACT_FIELDS = ["email", "first_name", "last_name", "phone_number"] as const;
-
-function contactChanges(checkout: PageCheckout, form: FormData): Built {
-  const entered = filled(form, CONTACT_FIELDS, 320);
-  if (!entered.email || entered.email.length > 320 || !EMAIL.test(entered.email)) return { notices: ["email"] };
-  if ((entered.phone_number?.length ?? 0) > 64) return { notices: ["invalid"] };
-  const kept = Object.fromEntries(
-    Object.entries(checkout.buyer ?? {}).filter(([k]) => !(CONTACT_FIELDS as readonly string[]).includes(k)),
-  );
-  return { changes: { buyer: { ...kept, ...entered } } };
-}
-
-const ADDRESS_FIELDS = [
-  "first_name",
-  "last_name",
-  "street_address",
-  "extended_address",
-  "address_locality",
-  "address_region",
-  "postal_code",
-] as const;
-
-function addressChanges(ctx: PageContext, form: FormData): Built {
-  const address = filled(form, ADDRESS_FIELDS, 300);
-  const country = field(form, "address_country", 64);
-  const choices = shippingCountries(ctx.env, ctx.config.storefront.locale);
-  const notices: NoticeCode[] = [];
-  if (!address.street_address || !address.address_locality || !country) notices.push("address_incomplete");
-  if (country && choices.length > 0 && !choices.some((c) => c.code === country)) notices.push("country");
-  if (notices.length > 0) return { notices };
-  const destination = { ...address, address_country: country };
-  return { changes: { fulfillment: { methods: [{ type: "shipping", destinations: [destination] }] } } };
-}
-
-function shippingChanges(checkout: PageCheckout, form: FormData): Built {
-  const method = shippingMethod(checkout);
-  const group = method?.groups[0];
-  const option = field(form, "option", 64);
-  if (!method || !group?.options.some((o) => o.id === option)) return { notices: ["shipping_option"] };
-  const groups = [{ id: group.id, selected_option_id: option }];
-  return { changes: { fulfillment: { methods: [{ id: method.id, type: "shipping", groups }] } } };
-}
-
-function itemChanges(checkout: PageCheckout, form: FormData): Built {
-  const removed = field(form, "remove", 64);
-  const lines: Array<{ id: string; item: { id: string }; quantity: number }> = [];
-  for (const line of checkout.line_items) {
-    const written = field(form, `qty_${line.id}`, 8);
-    const quantity = line.id === removed ? 0 : written === "" ? line.quantity : Number(written);
-    if (!Number.isInteger(quantity) || quantity < 0 || quantity > 999) return { notices: ["quantity"] };
-    if (quantity > 0) lines.push({ id: line.id, item: { id: line.item.id }, quantity });
-  }
-  return { changes: { line_items: lines } };
-}
-
-async function place(
+async function pay(
   ctx: PageContext,
   id: string,
   checkout: PageCheckout,
   form: FormData,
   key: string,
-): Promise<Outcome> {
+  card: { token: string; display: { brand: string; last_digits: string } } | undefined,
+): Promise<Paid> {
   const handlerId = field(form, "handler_id", 128);
   const handler = paymentHandlers(checkout).find((h) => h.id === handlerId);
-  if (!handler) return { notices: ["handler"] };
+  if (!handler) return { errors: [errorOf("handler")] };
   if (stripePageHandler(ctx.config, checkout)?.id === handler.id) {
     // Stripe's card form: the browser confirmed the PaymentIntent; only its id comes here.
-    const instrument = await stripeCardInstrument(ctx, handler, field(form, "payment_intent", 255));
-    if (!instrument) return { notices: ["not_placed"] };
-    return complete(ctx, id, key, instrument);
+    const intent = field(form, "payment_intent", 255);
+    if (!intent) return { errors: [errorOf("card_needs_script")] };
+    const instrument = await stripeCardInstrument(ctx, handler, intent);
+    if (!instrument) return { errors: [errorOf("not_placed")] };
+    return complete(ctx, id, key, instrument, "payment-section");
   }
-  if (!ctx.config.paymentTestMode || handler.config?.test_mode !== true) return { notices: ["payments_off"] };
-  const card = testCardCredential(
-    {
-      number: field(form, "card_number", 32),
-      expiry: field(form, "card_expiry", 16),
-      cvc: field(form, "card_cvc", 8),
-      name: field(form, "card_name", 200),
-    },
-    ctx.now,
-  );
-  if (!card.ok) return { notices: card.problems };
+  if (!ctx.config.paymentTestMode || handler.config?.test_mode !== true) return { errors: [errorOf("payments_off")] };
+  if (!card) return { errors: [errorOf("card_number")] };
   const instrument = {
     id: "instr_checkout_page",
     handler_id: handler.id,
     type: "card",
     selected: true,
-    display: card.card.display,
-    credential: { type: "token", token: card.card.token },
+    display: card.display,
+    credential: { type: "token", token: card.token },
   };
-  return complete(ctx, id, key, instrument);
+  return complete(ctx, id, key, instrument, "card_number");
 }
 
 async function complete(
@@ -225,21 +187,30 @@ async function complete(
   id: string,
   key: string,
   instrument: Record<string, unknown>,
-): Promise<Outcome> {
+  cardInput: string,
+): Promise<Paid> {
   const done = await callAsBuyer(
     ctx,
     "complete_checkout",
     { id, checkout: { payment: { instruments: [instrument] } } },
     { handoff: true, idempotencyKey: key },
   );
-  if (!done.ok) return { notices: [failureNotice(done.error)] };
+  if (!done.ok) return { errors: [errorOf(failureNotice(done.error))] };
   const result = asCheckout(done.value);
-  if (result?.status === "completed") return { notices: ["placed"] };
-  if (hasCode(done.value, "requires_3ds")) return { location: "/verify" };
-  if (hasCode(done.value, "payment_failed")) return { notices: ["declined"] };
-  if (hasCode(done.value, "not_ready")) return { notices: ["not_ready"] };
-  if (hasCode(done.value, "invalid_handler")) return { notices: ["handler"] };
-  if (hasCode(done.value, "payments_not_configured")) return { notices: ["payments_off"] };
-  if (hasCode(done.value, "invalid_status")) return { notices: ["closed"] };
-  return { notices: ["not_placed"] };
+  if (result?.status === "completed") return { redirect: withNotices("", ["placed"]) };
+  if (hasCode(done.value, "requires_3ds")) return { redirect: "/verify" };
+  if (hasCode(done.value, "invalid_status")) return { redirect: withNotices("", ["closed"]) };
+  const code: NoticeCode = hasCode(done.value, "payment_failed")
+    ? "declined"
+    : hasCode(done.value, "not_ready")
+      ? "not_ready"
+      : hasCode(done.value, "invalid_handler")
+        ? "handler"
+        : hasCode(done.value, "payments_not_configured")
+          ? "payments_off"
+          : "not_placed";
+  const error = errorOf(code);
+  // The decline points at the card the buyer can change.
+  const shown = code === "declined" ? { ...error, input: cardInput } : error;
+  return { errors: [shown], ...(result ? { checkout: result } : {}) };
 }

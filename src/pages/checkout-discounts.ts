@@ -1,14 +1,23 @@
 /**
- * Discount codes on the checkout: the codes applied (with what each takes off), the codes
- * sent but rejected (the checkout's messages say why), a remove button for each, and a form
- * to add one. Codes are matched case-insensitively by the store.
+ * Discount codes on the checkout, inside its one form: the codes applied (with what each
+ * takes off), the codes sent but rejected (the checkout's messages say why), a remove button
+ * for each, and the field to add one. Every button here sends the whole form, so nothing
+ * typed elsewhere is lost. Codes are matched case-insensitively by the store.
  */
 import type { PageApplied, PageCheckout } from "./checkout-data";
-import { type FeedbackItem, fieldAttrs, renderFeedback } from "./checkout-feedback";
-import { formOpen } from "./checkout-form";
+import { type Feedback, fieldAttrs, fieldError } from "./checkout-feedback";
+import { CODE_FIELD, type FormValues, REMOVE_CODE_FIELD } from "./checkout-fields";
 import { money } from "./checkout-summary";
 import type { PageContext } from "./context";
 import { html, type SafeHtml } from "./html";
+
+const TEXT = {
+  title: "Discount code",
+  notApplied: "not applied",
+  remove: "Remove",
+  removeCode: "code",
+  apply: "Apply code",
+};
 
 export function sameCode(a: string, b: string): boolean {
   return a.trim().toUpperCase() === b.trim().toUpperCase();
@@ -18,29 +27,26 @@ function appliedFor(checkout: PageCheckout, code: string): PageApplied | undefin
   return checkout.discounts?.applied?.find((a) => typeof a.code === "string" && sameCode(a.code, code));
 }
 
-function codeRow(ctx: PageContext, token: string, checkout: PageCheckout, code: string): SafeHtml {
+function codeRow(ctx: PageContext, checkout: PageCheckout, code: string): SafeHtml {
   const applied = appliedFor(checkout, code);
   const what = applied
     ? html`<strong>${code}</strong>: ${applied.title}${applied.amount > 0 ? html` (−${money(ctx, checkout, applied.amount)})` : ""}`
-    : html`<strong>${code}</strong> <span class="status">not applied</span>`;
-  return html`<li class="row code">${formOpen(ctx, token, "discount_remove")}<input type="hidden" name="code" value="${code}"><span>${what}</span>
-<button class="link" type="submit">Remove<span class="visually-hidden"> code ${code}</span></button></form></li>`;
+    : html`<strong>${code}</strong> <span class="status">${TEXT.notApplied}</span>`;
+  return html`<li class="row code"><span>${what}</span>
+<button class="link" type="submit" name="${REMOVE_CODE_FIELD}" value="${code}">${TEXT.remove}<span class="visually-hidden"> ${TEXT.removeCode} ${code}</span></button></li>`;
 }
 
 export function discountSection(
   ctx: PageContext,
-  token: string,
   checkout: PageCheckout,
-  notes: readonly FeedbackItem[],
+  values: FormValues,
+  feedback: Feedback | undefined,
 ): SafeHtml {
   const codes = checkout.discounts?.codes ?? [];
-  return html`<section class="card" aria-labelledby="h-discounts">
-<h2 id="h-discounts">Discount codes</h2>
-${renderFeedback(notes)}
-${codes.length > 0 ? html`<ul class="plain codes">${codes.map((c) => codeRow(ctx, token, checkout, c))}</ul>` : ""}
-${formOpen(ctx, token, "discount_add")}
-<label for="discount-code">Discount code</label>
-<div class="row"><input id="discount-code" name="code" autocomplete="off" autocapitalize="characters" maxlength="64" required${fieldAttrs(notes, "code")}>
-<button type="submit" class="secondary">Apply code</button></div>
-</form></section>`;
+  return html`<div class="discounts" id="discounts">
+${codes.length > 0 ? html`<ul class="plain codes">${codes.map((c) => codeRow(ctx, checkout, c))}</ul>` : ""}
+<label for="${CODE_FIELD}">${TEXT.title}</label>
+${fieldError(feedback, CODE_FIELD)}<div class="row"><input id="${CODE_FIELD}" name="${CODE_FIELD}" autocomplete="off" autocapitalize="characters" maxlength="64" value="${values[CODE_FIELD] ?? ""}"${fieldAttrs(feedback, CODE_FIELD)}>
+<button type="submit" name="action" value="apply" class="secondary">${TEXT.apply}</button></div>
+</div>`;
 }

@@ -1,106 +1,124 @@
 /**
- * Where each message goes on the checkout page: the checkout's own messages by their JSONPath
- * (`$.buyer.email` → the email field of the contact form), the form outcome's notices by
- * their section. A field with an error names it (aria-describedby, aria-invalid); a section
- * with an error announces it (role=alert).
+ * What the checkout page says about the form: errors (after a submit, or the store's own
+ * findings such as out of stock) in a summary at the top that links to each field, and next
+ * to the field (aria-describedby, aria-invalid); what is still needed before paying as a
+ * neutral list by the button, never as red errors before the buyer has typed anything.
  */
-import type { PageMessage } from "./checkout-data";
-import type { Notice, Section } from "./checkout-notices";
+import type { PageCheckout, PageMessage } from "./checkout-data";
+import { ADDRESS, CODE_FIELD, CONTACT, COUNTRY, quantityField } from "./checkout-fields";
 import { html, type SafeHtml } from "./html";
 
-export interface FeedbackItem {
-  readonly id: string;
-  readonly tone: "ok" | "error" | "info";
-  readonly text: string;
-  readonly field?: string;
-  /** Index into line_items, for messages about one line. */
-  readonly line?: number;
-}
-
-export type Feedback = Readonly<Record<Section, readonly FeedbackItem[]>>;
-
-interface Placement {
-  readonly section: Section;
-  readonly field?: string;
-  readonly line?: number;
-}
-
-const BY_CODE: Readonly<Record<string, Section>> = {
-  fulfillment_required: "address",
-  requires_3ds: "payment",
-  payments_not_configured: "payment",
-  payment_failed: "payment",
+const TEXT = {
+  summaryTitle: "Please check the following",
+  errorPrefix: "Error: ",
 };
 
-/** The section (and field) a checkout message is about, from its path. */
-export function placeMessage(message: PageMessage): Placement {
+export interface PageError {
+  readonly text: string;
+  /** The input (id) it is about: the summary links there and the field names it. */
+  readonly input?: string;
+}
+
+export interface Feedback {
+  readonly errors: readonly PageError[];
+  /** Good news and information (saved, code applied). */
+  readonly notices: readonly string[];
+  /** What the store still needs before the order can be paid (shown by the button). */
+  readonly needed: readonly string[];
+  /** A submit made this page: focus moves to the summary. */
+  readonly submitted: boolean;
+}
+
+/** The store's "this is still missing" messages: needs while nobody asked, errors after Continue. */
+const NEEDS = new Set(["missing", "field_required", "fulfillment_required"]);
+
+/** The input a checkout message is about, from its JSONPath (`$.buyer.email` → the email field). */
+export function inputFor(message: PageMessage, checkout: PageCheckout, cardInput?: string): string | undefined {
   const path = message.path ?? "";
   const line = /^\$\.line_items\[(\d+)\]/.exec(path);
-  if (line) return { section: "items", line: Number(line[1]) };
+  if (line) {
+    const id = checkout.line_items[Number(line[1])]?.id;
+    return id ? quantityField(id) : undefined;
+  }
   const buyer = /^\$\.buyer\.(\w+)/.exec(path);
-  if (buyer) return { section: "contact", field: buyer[1] as string };
+  if (buyer) return CONTACT.find((f) => f.key === buyer[1])?.id;
   const destination = /^\$\.fulfillment\.methods\[\d+\]\.destinations\[\d+\](?:\.(\w+))?/.exec(path);
-  if (destination) return destination[1] ? { section: "address", field: destination[1] } : { section: "address" };
-  if (/^\$\.fulfillment\.methods\[\d+\]\.groups/.test(path)) return { section: "shipping", field: "option" };
-  if (path.startsWith("$.fulfillment")) return { section: "address" };
-  if (path.startsWith("$.discounts")) return { section: "discounts" };
-  if (path.startsWith("$.payment")) return { section: "payment" };
-  if (path.startsWith("$.line_items")) return { section: "items" };
-  return { section: (message.code && BY_CODE[message.code]) || "top" };
-}
-
-function toneOf(message: PageMessage): FeedbackItem["tone"] {
-  return message.type === "error" || message.type === "warning" ? "error" : "info";
-}
-
-export function buildFeedback(messages: readonly PageMessage[], notices: readonly Notice[]): Feedback {
-  const out: Record<Section, FeedbackItem[]> = {
-    top: [],
-    items: [],
-    contact: [],
-    address: [],
-    shipping: [],
-    discounts: [],
-    payment: [],
-  };
-  const add = (section: Section, item: Omit<FeedbackItem, "id">) => {
-    const list = out[section];
-    list.push({ ...item, id: `fb-${section}-${list.length + 1}` });
-  };
-  for (const notice of notices) {
-    add(notice.section, { tone: notice.tone, text: notice.text, ...(notice.field ? { field: notice.field } : {}) });
+  if (destination) {
+    const named = [...ADDRESS, COUNTRY].find((f) => f.key === destination[1]);
+    return named?.id ?? ADDRESS[2]?.id;
   }
-  for (const message of messages) {
-    if (!message.content) continue;
-    const where = placeMessage(message);
-    add(where.section, {
-      tone: toneOf(message),
-      text: message.content,
-      ...(where.field ? { field: where.field } : {}),
-      ...(where.line !== undefined ? { line: where.line } : {}),
-    });
-  }
-  return out;
+  if (/^\$\.fulfillment\.methods\[\d+\]\.groups/.test(path)) return "shipping-options";
+  if (path.startsWith("$.fulfillment") || message.code === "fulfillment_required") return ADDRESS[2]?.id;
+  if (path.startsWith("$.discounts")) return CODE_FIELD;
+  if (path.startsWith("$.payment") || message.code === "payment_failed") return cardInput;
+  return undefined;
 }
 
-/** A section's notices, errors first; nothing when there are none. */
-export function renderFeedback(items: readonly FeedbackItem[]): SafeHtml | "" {
-  if (items.length === 0) return "";
-  const errors = items.filter((i) => i.tone === "error");
-  const others = items.filter((i) => i.tone !== "error");
-  const box = (list: readonly FeedbackItem[], cls: string, role: string) =>
-    list.length === 0
-      ? ""
-      : html`<div class="notice ${cls}" role="${role}"><ul class="plain">${list.map(
-          (i) => html`<li id="${i.id}">${i.tone === "error" ? html`<strong>Error:</strong> ` : ""}${i.text}</li>`,
-        )}</ul></div>`;
-  const okOnly = others.every((i) => i.tone === "ok");
-  return html`${box(errors, "error", "alert")}${box(others, okOnly ? "ok" : "", "status")}`;
+export interface FeedbackInput {
+  readonly checkout: PageCheckout;
+  /** The page's own checks of what was sent (first, in the form's order). */
+  readonly pageErrors?: readonly PageError[];
+  readonly notices?: readonly string[];
+  /** The buyer pressed Continue or Pay: what is missing is an error now. */
+  readonly demand?: boolean;
+  readonly submitted?: boolean;
+  /** Where payment messages point (the card number field, when the page has one). */
+  readonly cardInput?: string;
+}
+
+export function buildFeedback(input: FeedbackInput): Feedback {
+  const errors: PageError[] = [...(input.pageErrors ?? [])];
+  const notices = [...(input.notices ?? [])];
+  const needed: string[] = [];
+  const flagged = new Set(errors.flatMap((e) => (e.input ? [e.input] : [])));
+  for (const message of input.checkout.messages ?? []) {
+    // The closed states' own note (expired) is said by the page itself, not repeated.
+    if (!message.content || message.code === "expired") continue;
+    const where = inputFor(message, input.checkout, input.cardInput);
+    if (NEEDS.has(message.code ?? "") && !input.demand) {
+      needed.push(message.content);
+      continue;
+    }
+    if (message.type === "error" || message.type === "warning") {
+      // The page already said what is wrong with this field, in words about the field.
+      if (where && flagged.has(where) && NEEDS.has(message.code ?? "")) continue;
+      errors.push({ text: message.content, ...(where ? { input: where } : {}) });
+    } else notices.push(message.content);
+  }
+  return { errors, notices, needed, submitted: input.submitted ?? false };
+}
+
+function errorId(input: string): string {
+  return `err-${input}`;
 }
 
 /** ` aria-invalid aria-describedby` for a field with errors (and its hint, when given). */
-export function fieldAttrs(items: readonly FeedbackItem[], field: string, hintId?: string): SafeHtml {
-  const errors = items.filter((i) => i.field === field && i.tone === "error").map((i) => i.id);
-  const ids = [...errors, ...(hintId ? [hintId] : [])].join(" ");
-  return html`${errors.length > 0 ? html` aria-invalid="true"` : ""}${ids ? html` aria-describedby="${ids}"` : ""}`;
+export function fieldAttrs(feedback: Feedback | undefined, input: string, hintId?: string): SafeHtml {
+  const bad = feedback?.errors.some((e) => e.input === input) ?? false;
+  const ids = [...(bad ? [errorId(input)] : []), ...(hintId ? [hintId] : [])].join(" ");
+  return html`${bad ? html` aria-invalid="true"` : ""}${ids ? html` aria-describedby="${ids}"` : ""}`;
+}
+
+/** The field's errors, right above it (nothing when it has none). */
+export function fieldError(feedback: Feedback | undefined, input: string): SafeHtml | "" {
+  const mine = feedback?.errors.filter((e) => e.input === input) ?? [];
+  if (mine.length === 0) return "";
+  return html`<p class="field-error" id="${errorId(input)}"><span class="visually-hidden">${TEXT.errorPrefix}</span>${mine.map((e, i) => html`${i > 0 ? " " : ""}${e.text}`)}</p>`;
+}
+
+/**
+ * The summary at the top: every error, each a link to its field. After a submit it takes the
+ * focus (autofocus, and checkout-script.ts where autofocus is not honoured) and is announced.
+ */
+export function errorSummary(feedback: Feedback): SafeHtml | "" {
+  if (feedback.errors.length === 0) return "";
+  return html`<div class="notice error error-summary" id="error-summary" role="alert" tabindex="-1" aria-labelledby="error-summary-title"${feedback.submitted ? html` autofocus` : ""}>
+<h2 id="error-summary-title">${TEXT.summaryTitle}</h2>
+<ul>${feedback.errors.map((e) => html`<li>${e.input ? html`<a href="#${e.input}">${e.text}</a>` : e.text}</li>`)}</ul>
+</div>`;
+}
+
+export function noticeBox(feedback: Feedback): SafeHtml | "" {
+  if (feedback.notices.length === 0) return "";
+  return html`<div class="notice ok" role="status"><ul class="plain">${feedback.notices.map((n) => html`<li>${n}</li>`)}</ul></div>`;
 }

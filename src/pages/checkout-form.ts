@@ -1,17 +1,24 @@
 /**
- * What every checkout form carries: POST to the page itself, the CSRF field, the `action`
- * naming the section, and a fresh idempotency key (a resubmitted form replays its answer
- * instead of acting twice).
+ * The checkout page's one form: POST to the page itself, the CSRF field, a fresh idempotency
+ * key (a resubmitted form replays its answer instead of acting twice) and the total the page
+ * showed (Pay places the order only for that total). The button pressed says what to do.
  */
 import { toBase64Url } from "../lib/ids";
 import type { PageContext } from "./context";
 import { html, type SafeHtml } from "./html";
 import { csrfInput } from "./layout";
 
-export const ACTIONS = ["contact", "address", "shipping", "items", "discount_add", "discount_remove", "place"] as const;
+/**
+ * continue: apply every field through update_checkout; pay: the same, then place the order
+ * when nothing changed the total; apply: a secondary button (apply code, remove, update
+ * quantities): apply what is there without asking for what is still missing.
+ */
+export const ACTIONS = ["continue", "pay", "apply"] as const;
 export type CheckoutAction = (typeof ACTIONS)[number];
 
+export const FORM_ID = "checkout-form";
 export const KEY_FIELD = "idempotency_key";
+export const SHOWN_TOTAL_FIELD = "shown_total";
 const KEY_SHAPE = /^[A-Za-z0-9_-]{16,64}$/;
 
 export function checkoutPath(token: string): string {
@@ -28,11 +35,17 @@ export function formKey(form: FormData): string | undefined {
   return typeof value === "string" && KEY_SHAPE.test(value) ? value : undefined;
 }
 
-export function isAction(value: string): value is CheckoutAction {
-  return (ACTIONS as readonly string[]).includes(value);
+/** The button pressed; a remove button (no action of its own) applies. */
+export function actionOf(value: string): CheckoutAction | undefined {
+  if (value === "") return "apply";
+  return (ACTIONS as readonly string[]).includes(value) ? (value as CheckoutAction) : undefined;
 }
 
-/** `<form>` with its hidden fields; the caller writes the inputs and `</form>`. */
-export function formOpen(ctx: PageContext, token: string, action: CheckoutAction, id?: string): SafeHtml {
-  return html`<form method="post" action="${checkoutPath(token)}"${id ? html` id="${id}"` : ""}>${csrfInput(ctx)}<input type="hidden" name="action" value="${action}"><input type="hidden" name="${KEY_FIELD}" value="${newFormKey()}">`;
+/**
+ * `<form>` with its hidden fields; the caller writes the inputs and `</form>`. `novalidate`:
+ * the store checks every field after a submit and says what is wrong next to it, in the
+ * page's words (the browser's bubbles would block Apply code over an empty email).
+ */
+export function formOpen(ctx: PageContext, token: string, shownTotal: number): SafeHtml {
+  return html`<form method="post" action="${checkoutPath(token)}" id="${FORM_ID}" novalidate>${csrfInput(ctx)}<input type="hidden" name="${KEY_FIELD}" value="${newFormKey()}"><input type="hidden" name="${SHOWN_TOTAL_FIELD}" value="${shownTotal}">`;
 }

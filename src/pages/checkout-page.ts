@@ -1,17 +1,20 @@
 /**
  * `/checkout/<token>`: the checkout's continue_url, where the buyer reviews, edits, pays and
- * places the order. GET shows the checkout as get_checkout returns it; POST runs one form's
- * action through the same tools an agent calls (checkout-actions.ts), then redirects here.
+ * places the order in one form. GET shows the checkout as get_checkout returns it; POST runs
+ * the form through the same tools an agent calls (checkout-actions.ts) and answers with the
+ * page (the buyer's values kept), or redirects once the order is placed.
  */
-import { embeddableCheckout, embeddedCall, isEmbeddedCall, keepEmbedded, readCheckoutForm } from "../embedded/hooks";
 import { callAsBuyer } from "./buyer-tools";
+import { currentCart } from "./cart-page-cookie";
 import { runCheckoutAction } from "./checkout-actions";
-import { asCheckout } from "./checkout-data";
-import { checkoutResponse } from "./checkout-view";
-import type { PageContext } from "./context";
+import { asCheckout, type PageCheckout } from "./checkout-data";
+import { checkoutPath } from "./checkout-form";
+import { checkoutResponse, type FormState } from "./checkout-view";
+import { type PageContext, readForm } from "./context";
 import { openSession } from "./handoff";
 import { messagePage } from "./layout";
-import { prepareStripeCard, withStripeCsp } from "./stripe-card-form";
+import { seeOther } from "./respond";
+import { checkoutCsp, prepareStripeCard } from "./stripe-card-form";
 
 export async function checkoutPage(ctx: PageContext, token: string): Promise<Response> {
   const opened = await openSession(ctx, "checkout", token);
@@ -31,18 +34,36 @@ export async function checkoutPage(ctx: PageContext, token: string): Promise<Res
       "Ask the assistant that sent you here to start a new checkout.",
     );
   }
+  return showCheckout(ctx, token, checkout);
+}
+
+/** The page for a checkout; `state`: after a submit, what was sent and what came of it. */
+async function showCheckout(
+  ctx: PageContext,
+  token: string,
+  checkout: PageCheckout,
+  state?: FormState,
+  status?: number,
+): Promise<Response> {
   // Stripe's card form (a store charging through Stripe): the checkout's PaymentIntent and the page's wider CSP.
   const card = await prepareStripeCard(ctx, checkout);
-  const response = withStripeCsp(checkoutResponse(ctx, token, checkout, card), ctx, card);
-  // Embedded Checkout (ECP): framed only by the owner platform; with ec_version, the ECP page.
-  return embeddableCheckout(ctx, checkout.id, checkout, response);
+  // The way back to the browser's cart (the one it checked out from, when it came through the store's pages).
+  const cart = await currentCart(ctx);
+  const page = {
+    token,
+    ...(card ? { card } : {}),
+    ...(state ? { state } : {}),
+    ...(cart ? { cartToken: cart.token } : {}),
+  };
+  return checkoutCsp(checkoutResponse(ctx, checkout, page, status), ctx, card);
 }
 
 export async function checkoutAction(ctx: PageContext, token: string): Promise<Response> {
   const opened = await openSession(ctx, "checkout", token);
   if (!opened.ok) return opened.response;
-  if (isEmbeddedCall(ctx.request)) return embeddedCall(ctx, opened.id);
-  const form = await readCheckoutForm(ctx, opened.id);
+  const form = await readForm(ctx);
   if (!form) return messagePage(ctx, 403, "This form has expired", "Reload the page and try again.");
-  return keepEmbedded(ctx, await runCheckoutAction(ctx, token, opened.id, form));
+  const done = await runCheckoutAction(ctx, opened.id, form);
+  if ("redirect" in done) return seeOther(`${checkoutPath(token)}${done.redirect}`);
+  return showCheckout(ctx, token, done.checkout, done.state, done.failed ? 422 : 200);
 }

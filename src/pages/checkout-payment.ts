@@ -1,84 +1,121 @@
 /**
- * The payment section: the handlers the checkout lists (`ucp.payment_handlers`). The test
- * handler, in test mode, gets the card form (card-form.ts); a store charging through Stripe
- * gets Stripe's Payment Element (stripe-card-form.ts); a checkout waiting on 3-D Secure
- * links to its challenge; a store with no live handler says it cannot take payments.
+ * The payment section of the checkout's one form: the handlers the checkout lists
+ * (`ucp.payment_handlers`). The test handler, in test mode, gets the card fields (card-form.ts);
+ * a store charging through Stripe gets Stripe's Payment Element (stripe-card-form.ts); a
+ * checkout waiting on 3-D Secure links to its challenge; a store with no live handler says it
+ * cannot take payments. The section has no button: the page's one button pays.
  */
 import { groupDigits, TEST_CARDS } from "./card-form";
-import { messagesOf, type PageCheckout, type PageHandler, paymentHandlers, totalOf } from "./checkout-data";
-import { type FeedbackItem, fieldAttrs, renderFeedback } from "./checkout-feedback";
-import { checkoutPath, formOpen } from "./checkout-form";
-import { money } from "./checkout-summary";
+import { messagesOf, type PageCheckout, type PageHandler, paymentHandlers } from "./checkout-data";
+import { type Feedback, fieldAttrs, fieldError } from "./checkout-feedback";
+import { cardValuesToShow, type FormValues } from "./checkout-fields";
+import { checkoutPath } from "./checkout-form";
 import type { PageContext } from "./context";
 import { html, type SafeHtml } from "./html";
 import { type StripeCard, stripeCardBody } from "./stripe-card-form";
+
+const TEXT = {
+  title: "Payment",
+  testMode: "Test mode: no money moves. Pay with a test card.",
+  testCards: "Test card numbers",
+  anyExpiry: "Any future expiry date, any 3 digit security code.",
+  cardNumber: "Card number",
+  expiry: "Expiry (MM/YY)",
+  cvc: "Security code",
+  name: "Name on card",
+  verifyAsk: "Your bank asks you to confirm this payment.",
+  verify: "Verify the payment",
+  elsewhere: (names: string) =>
+    `This store takes payment through your assistant (${names}): it cannot be paid on this page.`,
+  none: "This store has not set up payments yet, so no order can be placed. Nothing will be charged.",
+};
+
+/** How this checkout can be paid on the page. */
+export type PayWay =
+  | { readonly kind: "test"; readonly handler: PageHandler }
+  | { readonly kind: "stripe"; readonly card: StripeCard }
+  | { readonly kind: "verify" | "elsewhere" | "none" };
+
+export function payWay(ctx: PageContext, checkout: PageCheckout, card: StripeCard | undefined): PayWay {
+  const handlers = paymentHandlers(checkout);
+  const testHandler = ctx.config.paymentTestMode ? handlers.find((h) => h.config?.test_mode === true) : undefined;
+  if (messagesOf(checkout).some((m) => m.code === "requires_3ds")) return { kind: "verify" };
+  if (testHandler) return { kind: "test", handler: testHandler };
+  if (card) return { kind: "stripe", card };
+  return { kind: handlers.length > 0 ? "elsewhere" : "none" };
+}
+
+/** The card fields' first input: where a payment error points. */
+export function cardInputOf(way: PayWay): string {
+  return way.kind === "test" ? "card_number" : "payment-section";
+}
 
 function cardField(
   id: string,
   label: string,
   attrs: SafeHtml,
-  notes: readonly FeedbackItem[],
+  value: string,
+  feedback: Feedback | undefined,
   hint?: string,
 ): SafeHtml {
   const hintId = hint ? `${id}-hint` : undefined;
   return html`<label for="${id}">${label}</label>${hint ? html`<span class="muted hint" id="${hintId}">${hint}</span>` : ""}
-<input id="${id}" name="${id}" ${attrs}${fieldAttrs(notes, id, hintId)}>`;
+${fieldError(feedback, id)}<input id="${id}" name="${id}" value="${value}" ${attrs}${fieldAttrs(feedback, id, hintId)}>`;
 }
 
 function testCards(): SafeHtml {
-  return html`<details class="test-cards"><summary>Test card numbers</summary><ul>${TEST_CARDS.map(
+  return html`<details class="test-cards"><summary>${TEXT.testCards}</summary><ul>${TEST_CARDS.map(
     (c) => html`<li><code>${groupDigits(c.number)}</code> ${c.outcome}</li>`,
-  )}</ul><p class="muted">Any future expiry date, any 3 digit security code.</p></details>`;
+  )}</ul><p class="muted">${TEXT.anyExpiry}</p></details>`;
 }
 
-function cardForm(
-  ctx: PageContext,
-  token: string,
-  checkout: PageCheckout,
-  handler: PageHandler,
-  notes: readonly FeedbackItem[],
-): SafeHtml {
-  const ready = checkout.status === "ready_for_complete";
-  return html`${formOpen(ctx, token, "place")}<input type="hidden" name="handler_id" value="${handler.id}">
-<p class="notice">Test mode: no money moves. Pay with a test card.</p>
+function cardFields(handler: PageHandler, values: FormValues, feedback: Feedback | undefined): SafeHtml {
+  const shown = cardValuesToShow(values);
+  const v = (name: string) => shown[name] ?? "";
+  return html`<input type="hidden" name="handler_id" value="${handler.id}">
+<p class="notice">${TEXT.testMode}</p>
 ${testCards()}
-${cardField("card_number", "Card number", html`inputmode="numeric" autocomplete="cc-number" maxlength="23" required`, notes)}
+${cardField("card_number", TEXT.cardNumber, html`inputmode="numeric" autocomplete="cc-number" maxlength="23" aria-required="true"`, v("card_number"), feedback)}
 <div class="grid two">
-<div>${cardField("card_expiry", "Expiry (MM/YY)", html`autocomplete="cc-exp" maxlength="7" placeholder="MM/YY" required`, notes)}</div>
-<div>${cardField("card_cvc", "Security code", html`inputmode="numeric" autocomplete="cc-csc" maxlength="4" required`, notes)}</div>
+<div>${cardField("card_expiry", TEXT.expiry, html`autocomplete="cc-exp" maxlength="7" placeholder="MM/YY" aria-required="true"`, v("card_expiry"), feedback)}</div>
+<div>${cardField("card_cvc", TEXT.cvc, html`inputmode="numeric" autocomplete="cc-csc" maxlength="4" aria-required="true"`, v("card_cvc"), feedback)}</div>
 </div>
-${cardField("card_name", "Name on card", html`autocomplete="cc-name" maxlength="200" required`, notes)}
-${ready ? "" : html`<p class="muted" id="place-blocked">Fill in the details this page asks for before placing the order.</p>`}
-<p><button type="submit" class="place"${ready ? "" : html` disabled aria-describedby="place-blocked"`}>Place order · ${money(ctx, checkout, totalOf(checkout))}</button></p>
-</form>`;
+${cardField("card_name", TEXT.name, html`autocomplete="cc-name" maxlength="200" aria-required="true"`, v("card_name"), feedback)}`;
 }
 
 export function paymentSection(
   ctx: PageContext,
   token: string,
   checkout: PageCheckout,
-  notes: readonly FeedbackItem[],
-  card?: StripeCard,
+  way: PayWay,
+  values: FormValues,
+  feedback: Feedback | undefined,
 ): SafeHtml {
-  const handlers = paymentHandlers(checkout);
-  const testHandler = ctx.config.paymentTestMode ? handlers.find((h) => h.config?.test_mode === true) : undefined;
-  const verifying = messagesOf(checkout).some((m) => m.code === "requires_3ds");
   let body: SafeHtml;
-  if (verifying) {
-    body = html`<p>Your bank asks you to confirm this payment.</p>
-<p><a class="button" href="${checkoutPath(token)}/verify">Verify the payment</a></p>`;
-  } else if (testHandler) {
-    body = cardForm(ctx, token, checkout, testHandler, notes);
-  } else if (card) {
-    body = stripeCardBody(ctx, token, checkout, card);
-  } else if (handlers.length > 0) {
-    body = html`<p>This store takes payment through your assistant (${handlers.map((h) => h.name).join(", ")}): it cannot be paid on this page.</p>`;
-  } else {
-    body = html`<p>This store has not set up payments yet, so no order can be placed. Nothing will be charged.</p>`;
+  switch (way.kind) {
+    case "verify":
+      body = html`<p>${TEXT.verifyAsk}</p>
+<p><a class="button" href="${checkoutPath(token)}/verify">${TEXT.verify}</a></p>`;
+      break;
+    case "test":
+      body = cardFields(way.handler, values, feedback);
+      break;
+    case "stripe":
+      body = stripeCardBody(ctx, checkout, way.card);
+      break;
+    case "elsewhere":
+      body = html`<p>${TEXT.elsewhere(
+        paymentHandlers(checkout)
+          .map((h) => h.name)
+          .join(", "),
+      )}</p>`;
+      break;
+    default:
+      body = html`<p>${TEXT.none}</p>`;
   }
-  return html`<section class="card" aria-labelledby="h-payment">
-<h2 id="h-payment">Payment</h2>
-${renderFeedback(notes)}
+  return html`<section class="card" aria-labelledby="h-payment" id="payment-section">
+<h2 id="h-payment">${TEXT.title}</h2>
+${way.kind === "test" ? "" : fieldError(feedback, "payment-section")}
 ${body}
 </section>`;
 }

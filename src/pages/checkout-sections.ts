@@ -1,137 +1,84 @@
 /**
- * The editable sections of an open checkout: contact details, shipping address, shipping
- * method. Each is one form prefilled from the checkout as get_checkout returned it; its
- * notices and the checkout's messages about it are shown above its fields.
+ * The one form's sections for the buyer's details: contact, shipping address, shipping method.
+ * No section has a button of its own: the page's one button (and Enter) sends them all. Each
+ * field shows its value (the checkout's, or what was just typed) and its error next to it.
  */
 import { countryOf, shippingCountries } from "./checkout-countries";
-import { type PageCheckout, type PageDestination, selectedDestination, shippingMethod } from "./checkout-data";
-import { type FeedbackItem, fieldAttrs, renderFeedback } from "./checkout-feedback";
-import { formOpen } from "./checkout-form";
+import { type PageCheckout, shippingMethod } from "./checkout-data";
+import { type Feedback, fieldAttrs, fieldError } from "./checkout-feedback";
+import { ADDRESS, CONTACT, COUNTRY, type FormValues, OPTION_FIELD, type TextField } from "./checkout-fields";
 import { money } from "./checkout-summary";
 import type { PageContext } from "./context";
 import { html, type SafeHtml } from "./html";
 
-interface TextField {
-  readonly name: string;
-  readonly label: string;
-  readonly autocomplete: string;
-  readonly type?: string;
-  readonly required?: boolean;
-  readonly max?: number;
+const TEXT = {
+  optional: "(optional)",
+  contact: "Contact",
+  address: "Shipping address",
+  shipping: "Shipping method",
+  chooseCountry: "Choose a country",
+  chooseShipping: "Choose how to ship",
+  free: "Free",
+  noOptions: "Shipping methods appear once the shipping address is in. Press Continue to see them.",
+};
+
+function input(field: TextField, values: FormValues, feedback: Feedback | undefined): SafeHtml {
+  return html`<label for="${field.id}">${field.label}${field.required ? "" : html` <span class="muted">${TEXT.optional}</span>`}</label>
+${fieldError(feedback, field.id)}<input id="${field.id}" name="${field.id}" type="${field.type ?? "text"}" autocomplete="${field.autocomplete}" value="${values[field.id] ?? ""}" maxlength="${field.max ?? 200}"${field.required ? html` aria-required="true"` : ""}${fieldAttrs(feedback, field.id)}>`;
 }
 
-function text(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
-
-function input(field: TextField, value: string, notes: readonly FeedbackItem[], prefix: string): SafeHtml {
-  const id = `${prefix}-${field.name}`;
-  return html`<label for="${id}">${field.label}${field.required ? "" : html` <span class="muted">(optional)</span>`}</label>
-<input id="${id}" name="${field.name}" type="${field.type ?? "text"}" autocomplete="${field.autocomplete}" value="${value}" maxlength="${field.max ?? 200}"${field.required ? html` required` : ""}${fieldAttrs(notes, field.name)}>`;
-}
-
-const CONTACT: readonly TextField[] = [
-  { name: "email", label: "Email", autocomplete: "email", type: "email", required: true, max: 320 },
-  { name: "first_name", label: "First name", autocomplete: "given-name" },
-  { name: "last_name", label: "Last name", autocomplete: "family-name" },
-  { name: "phone_number", label: "Phone", autocomplete: "tel", type: "tel", max: 64 },
-];
-
-export function contactSection(
-  ctx: PageContext,
-  token: string,
-  checkout: PageCheckout,
-  notes: readonly FeedbackItem[],
-): SafeHtml {
-  const buyer = checkout.buyer ?? {};
+export function contactSection(values: FormValues, feedback: Feedback | undefined): SafeHtml {
   return html`<section class="card" aria-labelledby="h-contact">
-<h2 id="h-contact">Contact</h2>
-${renderFeedback(notes)}
-${formOpen(ctx, token, "contact")}
-${CONTACT.map((f) => input(f, text(buyer[f.name]), notes, "contact"))}
-<p><button type="submit">Save contact details</button></p>
-</form></section>`;
+<h2 id="h-contact">${TEXT.contact}</h2>
+${CONTACT.map((f) => input(f, values, feedback))}
+</section>`;
 }
 
-const ADDRESS: readonly TextField[] = [
-  { name: "first_name", label: "First name", autocomplete: "shipping given-name" },
-  { name: "last_name", label: "Last name", autocomplete: "shipping family-name" },
-  { name: "street_address", label: "Street address", autocomplete: "shipping address-line1", required: true, max: 300 },
-  { name: "extended_address", label: "Apartment, suite, floor", autocomplete: "shipping address-line2", max: 300 },
-  { name: "address_locality", label: "City", autocomplete: "shipping address-level2", required: true },
-  { name: "address_region", label: "State, province or region", autocomplete: "shipping address-level1" },
-  { name: "postal_code", label: "Postal code", autocomplete: "shipping postal-code", max: 32 },
-];
-
-function countryField(
-  ctx: PageContext,
-  checkout: PageCheckout,
-  current: PageDestination | undefined,
-  notes: readonly FeedbackItem[],
-): SafeHtml {
+function countryField(ctx: PageContext, values: FormValues, feedback: Feedback | undefined): SafeHtml {
   const choices = shippingCountries(ctx.env, ctx.config.storefront.locale);
-  const written = current?.address_country ?? text(checkout.context?.address_country);
-  if (choices.length === 0) {
-    return input(
-      { name: "address_country", label: "Country", autocomplete: "shipping country", required: true, max: 64 },
-      written,
-      notes,
-      "address",
-    );
-  }
+  const written = values[COUNTRY.id] ?? "";
+  if (choices.length === 0) return input(COUNTRY, values, feedback);
   const chosen = countryOf(written) ?? (choices.length === 1 ? choices[0]?.code : undefined);
-  return html`<label for="address-address_country">Country</label>
-<select id="address-address_country" name="address_country" autocomplete="shipping country" required${fieldAttrs(notes, "address_country")}>
-${chosen ? "" : html`<option value="">Choose a country</option>`}
+  return html`<label for="${COUNTRY.id}">${COUNTRY.label}</label>
+${fieldError(feedback, COUNTRY.id)}<select id="${COUNTRY.id}" name="${COUNTRY.id}" autocomplete="${COUNTRY.autocomplete}" aria-required="true"${fieldAttrs(feedback, COUNTRY.id)}>
+${chosen ? "" : html`<option value="">${TEXT.chooseCountry}</option>`}
 ${choices.map((c) => html`<option value="${c.code}"${c.code === chosen ? html` selected` : ""}>${c.name}</option>`)}
 </select>`;
 }
 
-export function addressSection(
-  ctx: PageContext,
-  token: string,
-  checkout: PageCheckout,
-  notes: readonly FeedbackItem[],
-): SafeHtml {
-  const current = selectedDestination(shippingMethod(checkout));
-  const buyer = checkout.buyer ?? {};
-  // A recipient's name defaults to the buyer's.
-  const value = (name: string) => text(current?.[name]) || (name.endsWith("_name") ? text(buyer[name]) : "");
-  return html`<section class="card" aria-labelledby="h-address">
-<h2 id="h-address">Shipping address</h2>
-${renderFeedback(notes)}
-${formOpen(ctx, token, "address")}
-${ADDRESS.map((f) => input(f, value(f.name), notes, "address"))}
-${countryField(ctx, checkout, current, notes)}
-<p><button type="submit">Save shipping address</button></p>
-</form></section>`;
+export function addressSection(ctx: PageContext, values: FormValues, feedback: Feedback | undefined): SafeHtml {
+  return html`<section class="card" aria-labelledby="h-address" id="address-section">
+<h2 id="h-address">${TEXT.address}</h2>
+<div class="grid two">${ADDRESS.slice(0, 2).map((f) => html`<div>${input(f, values, feedback)}</div>`)}</div>
+${ADDRESS.slice(2).map((f) => input(f, values, feedback))}
+${countryField(ctx, values, feedback)}
+</section>`;
 }
 
+/** The options for the checkout's address; the one in `values` is checked (else the store's pick). */
 export function shippingSection(
   ctx: PageContext,
-  token: string,
   checkout: PageCheckout,
-  notes: readonly FeedbackItem[],
+  values: FormValues,
+  feedback: Feedback | undefined,
 ): SafeHtml {
   const group = shippingMethod(checkout)?.groups[0];
   const options = group?.options ?? [];
+  const wanted = values[OPTION_FIELD];
+  const checked = options.some((o) => o.id === wanted) ? wanted : group?.selected_option_id;
   const body =
     options.length === 0
-      ? html`<p class="muted">Shipping methods appear once the shipping address is saved.</p>`
-      : html`${formOpen(ctx, token, "shipping")}
-<fieldset${fieldAttrs(notes, "option")}><legend>Choose how to ship</legend>
+      ? html`<p class="muted">${TEXT.noOptions}</p>`
+      : html`${fieldError(feedback, "shipping-options")}<fieldset id="shipping-options"${fieldAttrs(feedback, "shipping-options")}><legend>${TEXT.chooseShipping}</legend>
 ${options.map((o) => {
   const price = o.totals.find((t) => t.type === "total")?.amount ?? 0;
   const id = `option-${o.id}`;
-  return html`<div class="choice"><input type="radio" id="${id}" name="option" value="${o.id}"${o.id === group?.selected_option_id ? html` checked` : ""}>
-<label for="${id}">${o.title} · ${price === 0 ? "Free" : money(ctx, checkout, price)}${o.description ? html`<span class="muted hint">${o.description}</span>` : ""}</label></div>`;
+  return html`<div class="choice"><input type="radio" id="${id}" name="${OPTION_FIELD}" value="${o.id}"${o.id === checked ? html` checked` : ""}>
+<label for="${id}">${o.title} · ${price === 0 ? TEXT.free : money(ctx, checkout, price)}${o.description ? html`<span class="muted hint">${o.description}</span>` : ""}</label></div>`;
 })}
-</fieldset>
-<p><button type="submit">Use this shipping method</button></p>
-</form>`;
-  return html`<section class="card" aria-labelledby="h-shipping">
-<h2 id="h-shipping">Shipping method</h2>
-${renderFeedback(notes)}
+</fieldset>`;
+  return html`<section class="card" aria-labelledby="h-shipping" id="shipping-section">
+<h2 id="h-shipping">${TEXT.shipping}</h2>
 ${body}
 </section>`;
 }

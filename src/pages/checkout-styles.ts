@@ -18,7 +18,19 @@ ul.plain{list-style:none;padding:0;margin:0}
 .test-cards summary{cursor:pointer;font-weight:600}
 button[disabled]{opacity:.6;cursor:not-allowed}
 button.place{width:100%;font-size:1.1rem}
+#checkout-form [hidden]{display:none}
 .totals th{font-weight:400;border:none;padding:.15rem .25rem}
 .totals tr.total th{font-weight:700;font-size:1.1rem;border-top:1px solid #ddd;padding-top:.5rem}
 .order-id{font-family:ui-monospace,monospace;word-break:break-all}
+.error-summary h2{font-size:1.1rem;margin:0 0 .5rem}
+.error-summary ul{margin:0;padding-left:1.25rem}
+.error-summary:focus{outline:3px solid #b3261e;outline-offset:2px}
+.field-error{color:#b3261e;font-weight:600;margin:.25rem 0}
+[aria-invalid=true]{border-color:#b3261e;border-width:2px}
+.needed{font-size:.95rem;margin:0 0 .75rem}
+.needed p{margin:0}
+.needed ul{margin:.25rem 0 0;padding-left:1.25rem}
+.pay-area{margin:0 0 1rem}
+.pay-area .back{margin:.75rem 0 0;text-align:center}
+.discounts{margin-top:.75rem;border-top:1px solid #ddd}
 `;

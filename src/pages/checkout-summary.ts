@@ -4,8 +4,8 @@
  * display_text. Editable (the quantities form) while the session is open, read-only after.
  */
 import type { PageCheckout, PageLine, PageTotal } from "./checkout-data";
-import { type FeedbackItem, fieldAttrs } from "./checkout-feedback";
-import { formOpen } from "./checkout-form";
+import { type Feedback, fieldAttrs, fieldError } from "./checkout-feedback";
+import { type FormValues, quantityField, REMOVE_LINE_FIELD } from "./checkout-fields";
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
 import { includedTaxRows } from "./included-tax-rows";
@@ -41,49 +41,55 @@ function lineDiscount(ctx: PageContext, checkout: PageCheckout, line: PageLine):
   return off ? html`<br><span class="muted">Discount ${money(ctx, checkout, off.amount)}</span>` : "";
 }
 
+/** The lines are editable inside the checkout's one form (quantities, Remove). */
+export interface EditableLines {
+  readonly values: FormValues;
+  readonly feedback?: Feedback;
+}
+
+const TEXT = {
+  quantityOf: "Quantity of",
+  remove: "Remove",
+  each: "each",
+  empty: "There are no items in this checkout.",
+  caption: "Items in this order",
+  item: "Item",
+  quantity: "Quantity",
+  price: "Price",
+  zeroRemoves: "Set a quantity to 0 to remove the item.",
+  update: "Update quantities",
+};
+
 function lineRow(
   ctx: PageContext,
   checkout: PageCheckout,
   line: PageLine,
-  index: number,
-  editable: boolean,
-  notes: readonly FeedbackItem[],
+  editable: EditableLines | undefined,
 ): SafeHtml {
-  const field = `qty_${line.id}`;
-  // The section's notice box lists these messages; the field only points at them.
-  const mine = notes.filter((n) => n.line === index).map((n) => ({ ...n, field }));
+  const field = quantityField(line.id);
   const quantity = editable
-    ? html`<label class="visually-hidden" for="${field}">Quantity of ${line.item.title}</label><input id="${field}" name="${field}" type="number" inputmode="numeric" min="0" max="999" step="1" value="${line.quantity}"${fieldAttrs(mine, field)}>
-<button class="link" form="remove-line" name="remove" value="${line.id}">Remove<span class="visually-hidden"> ${line.item.title}</span></button>`
+    ? html`<label class="visually-hidden" for="${field}">${TEXT.quantityOf} ${line.item.title}</label>${fieldError(editable.feedback, field)}<input id="${field}" name="${field}" type="number" inputmode="numeric" min="0" max="999" step="1" value="${editable.values[field] ?? String(line.quantity)}"${fieldAttrs(editable.feedback, field)}>
+<button class="link" type="submit" name="${REMOVE_LINE_FIELD}" value="${line.id}">${TEXT.remove}<span class="visually-hidden"> ${line.item.title}</span></button>`
     : html`${line.quantity}`;
   return html`<tr>
-<td><div class="row line">${thumb(line)}<div><span class="line-title">${line.item.title}</span><br><span class="muted">${money(ctx, checkout, line.item.price)} each</span>${lineDiscount(ctx, checkout, line)}</div></div></td>
+<td><div class="row line">${thumb(line)}<div><span class="line-title">${line.item.title}</span><br><span class="muted">${money(ctx, checkout, line.item.price)} ${TEXT.each}</span>${lineDiscount(ctx, checkout, line)}</div></div></td>
 <td>${quantity}</td>
 <td class="num">${money(ctx, checkout, lineTotal(line))}</td>
 </tr>`;
 }
 
-/** The lines: in a quantities form while `token` is given (the session is open). */
-export function itemsTable(
-  ctx: PageContext,
-  checkout: PageCheckout,
-  notes: readonly FeedbackItem[],
-  token?: string,
-): SafeHtml {
-  if (checkout.line_items.length === 0) return html`<p>There are no items in this checkout.</p>`;
-  const editable = token !== undefined;
+/** The lines: editable (quantity fields of the page's one form) while `editable` is given. */
+export function itemsTable(ctx: PageContext, checkout: PageCheckout, editable?: EditableLines): SafeHtml {
+  if (checkout.line_items.length === 0) return html`<p>${TEXT.empty}</p>`;
   const table = html`<table class="items">
-<caption class="visually-hidden">Items in this order</caption>
-<thead><tr><th scope="col">Item</th><th scope="col">Quantity</th><th scope="col" class="num">Price</th></tr></thead>
-<tbody>${checkout.line_items.map((line, i) => lineRow(ctx, checkout, line, i, editable, notes))}</tbody>
+<caption class="visually-hidden">${TEXT.caption}</caption>
+<thead><tr><th scope="col">${TEXT.item}</th><th scope="col">${TEXT.quantity}</th><th scope="col" class="num">${TEXT.price}</th></tr></thead>
+<tbody>${checkout.line_items.map((line) => lineRow(ctx, checkout, line, editable))}</tbody>
 </table>`;
   if (!editable) return table;
-  // Remove buttons submit their own form (the `form` attribute), so Enter in a quantity
-  // field submits the quantities, never the first Remove button.
-  return html`${formOpen(ctx, token, "items")}${table}
-<p class="muted">Set a quantity to 0 to remove the item.</p>
-<button type="submit" class="secondary">Update quantities</button></form>
-${formOpen(ctx, token, "items", "remove-line")}</form>`;
+  return html`${table}
+<p class="muted">${TEXT.zeroRemoves}</p>
+<button type="submit" name="action" value="apply" class="secondary">${TEXT.update}</button>`;
 }
 
 function totalLabel(total: PageTotal): string {

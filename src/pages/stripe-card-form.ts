@@ -12,8 +12,6 @@ import { GOOGLE_PAY_HANDLER_ID, STRIPE_HANDLER_ID } from "../payment/stripe-hand
 import { type PageIntent, pageIntent, pageIntentDisplay } from "../payment/stripe-page-intent";
 import { DEFAULT_STRIPE_JS_URL, type StripeSettings } from "../payment/stripe-vars";
 import { messagesOf, type PageCheckout, type PageHandler, paymentHandlers, totalOf } from "./checkout-data";
-import { formOpen } from "./checkout-form";
-import { money } from "./checkout-summary";
 import type { PageContext } from "./context";
 import { html, type SafeHtml } from "./html";
 import { type CspSources, contentSecurityPolicy } from "./respond";
@@ -83,56 +81,67 @@ export function stripeCspSources(settings: Pick<StripeSettings, "jsUrl" | "apiBa
   };
 }
 
-/** The page's policy with Stripe's origins added, only when the Payment Element is on it. */
-export function withStripeCsp(response: Response, ctx: PageContext, card: StripeCard | undefined): Response {
-  if (!card?.intent || card.intent.paid) return response;
-  response.headers.set("content-security-policy", contentSecurityPolicy(ctx.nonce, stripeCspSources(card.settings)));
+/**
+ * The checkout page's policy: its own script may send the form in the background
+ * (connect-src 'self', checkout-script.ts); Stripe's origins only while the Payment Element is on it.
+ */
+export function checkoutCsp(response: Response, ctx: PageContext, card: StripeCard | undefined): Response {
+  const stripe: CspSources = card?.intent && !card.intent.paid ? stripeCspSources(card.settings) : {};
+  const connect = ["'self'", ...(stripe.connect ?? [])];
+  response.headers.set("content-security-policy", contentSecurityPolicy(ctx.nonce, { ...stripe, connect }));
   return response;
 }
 
-function placeButton(ctx: PageContext, checkout: PageCheckout, label: string): SafeHtml {
-  return html`<p><button type="submit" class="place">${label} · ${money(ctx, checkout, totalOf(checkout))}</button></p>`;
-}
+const TEXT = {
+  unavailable: "The card form could not be loaded just now. Reload the page to try again; nothing was charged.",
+  notYet: "Fill in the details this page asks for, then pay by card here.",
+  paid: "Your card payment is confirmed. Place the order to finish.",
+  needsScript:
+    "Paying by card on this page needs JavaScript: the card form is Stripe's. Turn JavaScript on, or pay through your assistant.",
+};
 
-/** The payment section's body for a store paid through Stripe on this page. */
-export function stripeCardBody(ctx: PageContext, token: string, checkout: PageCheckout, card: StripeCard): SafeHtml {
+/**
+ * The payment section's body for a store paid through Stripe on this page, inside the
+ * checkout's one form. The page's Pay button (checkout-view.ts) is hidden until the script
+ * has mounted the Payment Element; the script confirms, then sends the form with the
+ * PaymentIntent's id.
+ */
+export function stripeCardBody(ctx: PageContext, _checkout: PageCheckout, card: StripeCard): SafeHtml {
   const { intent } = card;
   const hidden = html`<input type="hidden" name="handler_id" value="${card.handler.id}">`;
-  if (card.unavailable) {
-    return html`<p>The card form could not be loaded just now. Reload the page to try again; nothing was charged.</p>`;
-  }
-  if (!intent) {
-    return html`<p class="muted">Fill in the details this page asks for, then pay by card here.</p>`;
-  }
+  if (card.unavailable) return html`<p>${TEXT.unavailable}</p>`;
+  if (!intent) return html`<p class="muted">${TEXT.notYet}</p>`;
   if (intent.paid) {
     // Paid on an earlier visit, the order not placed yet (the page was closed): place it, no JavaScript needed.
-    return html`${formOpen(ctx, token, "place")}${hidden}<input type="hidden" name="payment_intent" value="${intent.id}">
-<p>Your card payment is confirmed. Place the order to finish.</p>
-${placeButton(ctx, checkout, "Place order")}
-</form>`;
+    return html`${hidden}<input type="hidden" name="payment_intent" value="${intent.id}">
+<p>${TEXT.paid}</p>`;
   }
   return html`<div id="stripe-card" data-publishable-key="${card.settings.publishableKey}" data-client-secret="${intent.clientSecret}">
-<p id="stripe-card-fallback">Paying by card on this page needs JavaScript: the card form is Stripe's. Turn JavaScript on, or pay through your assistant.</p>
-<div id="stripe-card-pay" hidden>${formOpen(ctx, token, "place", "stripe-card-form")}${hidden}<input type="hidden" name="payment_intent" value="">
+<p id="stripe-card-fallback">${TEXT.needsScript}</p>
+${hidden}<input type="hidden" name="payment_intent" value="">
 <div id="stripe-payment-element"></div>
 <p id="stripe-card-status" role="status" aria-live="polite"></p>
-${placeButton(ctx, checkout, "Pay and place order")}
-</form></div>
 </div>
 <script nonce="${ctx.nonce}" src="${card.settings.jsUrl}"></script>`;
 }
 
+/** The Payment Element is on the page: the Pay button waits for the script. */
+export function stripeNeedsScript(card: StripeCard | undefined): boolean {
+  return Boolean(card?.intent && !card.intent.paid);
+}
+
 /**
- * Progressive enhancement (layout's nonce'd script): shows the form once Stripe.js is there,
- * mounts the Payment Element, confirms on submit (3-D Secure inside Stripe.js) and only then
- * posts the form, carrying the PaymentIntent's id and nothing of the card.
+ * Progressive enhancement (layout's nonce'd script): mounts the Payment Element, then shows
+ * the Pay button. Pay confirms (3-D Secure inside Stripe.js) and only then sends the form,
+ * carrying the PaymentIntent's id and nothing of the card. A form changed since the page
+ * loaded is sent as Continue instead: the buyer sees the new total before any charge.
  */
 export const STRIPE_CARD_SCRIPT = `(function () {
   var root = document.getElementById("stripe-card");
-  var pay = document.getElementById("stripe-card-pay");
-  var form = document.getElementById("stripe-card-form");
+  var form = document.getElementById("checkout-form");
   var fallback = document.getElementById("stripe-card-fallback");
-  if (!root || !pay || !form || !fallback) return;
+  var pay = document.getElementById("pay-button");
+  if (!root || !form || !fallback || !pay) return;
   if (typeof Stripe !== "function") {
     fallback.textContent = "The card form could not be loaded. Reload the page to try again, or pay through your assistant.";
     return;
@@ -143,21 +152,39 @@ export const STRIPE_CARD_SCRIPT = `(function () {
   fallback.hidden = true;
   pay.hidden = false;
   var status = document.getElementById("stripe-card-status");
-  var button = form.querySelector("button[type=submit]");
+  var mount = document.getElementById("stripe-payment-element");
+  // The buyer's fields only: not Stripe's own, nor the key or the PaymentIntent the page sets.
+  var snapshot = function () {
+    var parts = [];
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || mount.contains(el) || el.type === "submit") return;
+      if (el.name === "idempotency_key" || el.name === "payment_intent") return;
+      if ((el.type === "radio" || el.type === "checkbox") && !el.checked) return;
+      parts.push(el.name + "=" + el.value);
+    });
+    return parts.join("&");
+  };
+  var loaded = snapshot();
+  var confirmed = false;
   var failed = function (message) {
     status.textContent = message || "The payment did not go through. Check the card and try again.";
-    button.disabled = false;
+    pay.disabled = false;
   };
   form.addEventListener("submit", function (event) {
+    var button = event.submitter;
+    if (confirmed || !button || button.value !== "pay") return;
+    if (snapshot() !== loaded) { button.value = "continue"; return; }
     event.preventDefault();
-    button.disabled = true;
+    pay.disabled = true;
     status.textContent = "Confirming your payment…";
     stripe.confirmPayment({ elements: elements, redirect: "if_required" }).then(function (result) {
       if (result.error) return failed(result.error.message);
       if (!result.paymentIntent) return failed();
       form.elements.payment_intent.value = result.paymentIntent.id;
       status.textContent = "Payment confirmed. Placing your order…";
-      form.submit();
+      confirmed = true;
+      pay.disabled = false;
+      form.requestSubmit(pay);
     }, function () { failed(); });
   });
 })();`;

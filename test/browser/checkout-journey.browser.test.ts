@@ -1,9 +1,10 @@
 /**
  * Browser journey 1 (issue 11): an anonymous agent (the MCP SDK client) starts a checkout
  * with an item and the buyer's email but no address and hands off its continue_url; the
- * buyer, in Chromium, fills in the address, picks shipping, pays with the test card
- * 4242 4242 4242 4242 and sees the confirmation with the order link; the agent's
- * get_checkout then shows the checkout completed with that order.
+ * buyer, in Chromium, fills in the address and the test card 4242 4242 4242 4242 in the
+ * one form, presses Continue, picks Express (the totals and the Pay button follow without
+ * a reload), presses Pay and sees the confirmation with the order link; the agent's
+ * get_checkout then shows the checkout completed with that order (with Express shipping).
  */
 import { expect, it } from "vitest";
 import { describeBrowser, expectNoSeriousAxeViolations, screenshot, useHarness } from "./harness";
@@ -27,7 +28,9 @@ describeBrowser("checkout journey: agent hands off, buyer pays in the browser", 
     expect(opened?.status()).toBe(200);
     expect(await page.locator("h1").innerText()).toBe("Checkout");
     expect(await page.locator("#contact-email").inputValue()).toBe(BUYER_EMAIL);
-    expect(await page.locator("button.place").isDisabled()).toBe(true);
+    // Nothing is red before the buyer has sent anything; the button says what comes next.
+    expect(await page.locator("[aria-invalid=true]").count()).toBe(0);
+    expect(await page.locator("#pay-button").innerText()).toBe("Continue");
 
     await page.locator("#address-first_name").fill("Robin");
     await page.locator("#address-last_name").fill("Buyer");
@@ -36,19 +39,27 @@ describeBrowser("checkout journey: agent hands off, buyer pays in the browser", 
     await page.locator("#address-address_region").fill(SHIPPING_ADDRESS.address_region);
     await page.locator("#address-postal_code").fill(SHIPPING_ADDRESS.postal_code);
     await page.locator("#address-address_country").selectOption(SHIPPING_ADDRESS.address_country);
+    await page.locator("#card_number").fill("4242 4242 4242 4242");
+    await page.locator("#card_expiry").fill("12/34");
+    await page.locator("#card_cvc").fill("123");
+    await page.locator("#card_name").fill("Robin Buyer");
     await Promise.all([
-      page.waitForURL(/\?n=address_saved$/),
-      page.getByRole("button", { name: "Save shipping address" }).click(),
+      page.waitForResponse((r) => r.request().method() === "POST" && r.url() === started.continue_url),
+      page.getByRole("button", { name: "Continue" }).click(),
     ]);
-    expect(await page.getByText("Shipping address saved.").isVisible()).toBe(true);
+    await page
+      .locator("#pay-button")
+      .filter({ hasText: /^Pay · / })
+      .waitFor();
+    expect(await page.locator("#address-street_address").inputValue()).toBe(SHIPPING_ADDRESS.street_address);
+    expect(await page.locator("#card_number").inputValue()).toBe("4242 4242 4242 4242");
 
+    // Express shipping: the script sends the form in the background and the totals and the button follow.
+    const standard = await page.locator("#pay-button").innerText();
     await page.getByLabel(/Express Shipping/).check();
-    await Promise.all([
-      page.waitForURL(/\?n=shipping_saved$/),
-      page.getByRole("button", { name: "Use this shipping method" }).click(),
-    ]);
-    expect(await page.getByLabel(/Express Shipping/).isChecked()).toBe(true);
-    expect(await page.locator("button.place").isEnabled()).toBe(true);
+    await expect.poll(() => page.locator("#pay-button").innerText()).not.toBe(standard);
+    expect(await page.locator("tr[data-total=fulfillment] td").innerText()).toBe("$15.00");
+    expect(page.url()).toBe(started.continue_url);
     await expectNoSeriousAxeViolations(page);
     await screenshot(page, "checkout");
 
@@ -58,11 +69,7 @@ describeBrowser("checkout journey: agent hands off, buyer pays in the browser", 
     await expectNoSeriousAxeViolations(small);
     await screenshot(small, "checkout");
 
-    await page.locator("#card_number").fill("4242 4242 4242 4242");
-    await page.locator("#card_expiry").fill("12/34");
-    await page.locator("#card_cvc").fill("123");
-    await page.locator("#card_name").fill("Robin Buyer");
-    await Promise.all([page.waitForURL(/\?n=placed$/), page.getByRole("button", { name: /^Place order/ }).click()]);
+    await Promise.all([page.waitForURL(/\?n=placed$/), page.getByRole("button", { name: /^Pay · / }).click()]);
     expect(await page.locator("h1").innerText()).toBe("Thank you for your order");
     const orderId = (await page.locator(".order-id").innerText()).trim();
     const link = page.getByRole("link", { name: "View your order status" });
@@ -73,6 +80,7 @@ describeBrowser("checkout journey: agent hands off, buyer pays in the browser", 
     expect(read.order.id).toBe(orderId);
     expect(await link.getAttribute("href")).toBe(read.order.permalink_url);
     expect(read.payment.instruments[0].display).toEqual({ brand: "visa", last_digits: "4242" });
+    expect(read.fulfillment.methods[0].groups[0].selected_option_id).toBe("express");
     await expectNoSeriousAxeViolations(page);
     await screenshot(page, "checkout-confirmation");
 

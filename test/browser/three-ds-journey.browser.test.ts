@@ -111,7 +111,7 @@ describeBrowser("3-D Secure journey: the buyer verifies, the agent's retry compl
     await page.locator("#card_expiry").fill("12/34");
     await page.locator("#card_cvc").fill("123");
     await page.locator("#card_name").fill("Robin Buyer");
-    await Promise.all([page.waitForURL(/\/verify$/), page.getByRole("button", { name: /^Place order/ }).click()]);
+    await Promise.all([page.waitForURL(/\/verify$/), page.getByRole("button", { name: /^Pay · / }).click()]);
     expect(await page.locator("h1").innerText()).toBe("Verify your payment");
     expect(await page.locator("main").innerText()).not.toContain("return to");
 
