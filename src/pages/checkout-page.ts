@@ -4,13 +4,14 @@
  * the form through the same tools an agent calls (checkout-actions.ts) and answers with the
  * page (the buyer's values kept), or redirects once the order is placed.
  */
+import { embeddableCheckout, embeddedCall, isEmbeddedCall, keepEmbedded, readCheckoutForm } from "../embedded/hooks";
 import { callAsBuyer } from "./buyer-tools";
 import { currentCart } from "./cart-page-cookie";
 import { runCheckoutAction } from "./checkout-actions";
 import { asCheckout, type PageCheckout } from "./checkout-data";
 import { checkoutPath } from "./checkout-form";
 import { checkoutResponse, type FormState } from "./checkout-view";
-import { type PageContext, readForm } from "./context";
+import type { PageContext } from "./context";
 import { openSession } from "./handoff";
 import { messagePage } from "./layout";
 import { seeOther } from "./respond";
@@ -55,15 +56,18 @@ async function showCheckout(
     ...(state ? { state } : {}),
     ...(cart ? { cartToken: cart.token } : {}),
   };
-  return checkoutCsp(checkoutResponse(ctx, checkout, page, status), ctx, card);
+  const response = checkoutCsp(checkoutResponse(ctx, checkout, page, status), ctx, card);
+  // Embedded Checkout (ECP): framed only by the owner platform; with ec_version, the ECP page.
+  return embeddableCheckout(ctx, checkout.id, checkout, response);
 }
 
 export async function checkoutAction(ctx: PageContext, token: string): Promise<Response> {
   const opened = await openSession(ctx, "checkout", token);
   if (!opened.ok) return opened.response;
-  const form = await readForm(ctx);
+  if (isEmbeddedCall(ctx.request)) return embeddedCall(ctx, opened.id);
+  const form = await readCheckoutForm(ctx, opened.id);
   if (!form) return messagePage(ctx, 403, "This form has expired", "Reload the page and try again.");
   const done = await runCheckoutAction(ctx, opened.id, form);
-  if ("redirect" in done) return seeOther(`${checkoutPath(token)}${done.redirect}`);
+  if ("redirect" in done) return keepEmbedded(ctx, seeOther(`${checkoutPath(token)}${done.redirect}`));
   return showCheckout(ctx, token, done.checkout, done.state, done.failed ? 422 : 200);
 }
