@@ -9,6 +9,7 @@ import { route } from "./router";
 
 export { CartObject } from "../durable-objects/cart-object";
 export { CheckoutObject } from "../durable-objects/checkout-object";
+export { ConsoleSessionObject } from "../durable-objects/console-session-object";
 export { InventoryObject } from "../durable-objects/inventory-object";
 export { OrderIndexObject } from "../durable-objects/order-index-object";
 export { OrderObject } from "../durable-objects/order-object";

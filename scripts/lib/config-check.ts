@@ -20,6 +20,7 @@ const DURABLE_OBJECTS = {
   CHECKOUT: "CheckoutObject",
   ORDER: "OrderObject",
   ORDER_INDEX: "OrderIndexObject",
+  CONSOLE_SESSION: "ConsoleSessionObject",
 };
 const KV_NAMESPACES = ["CATALOG", "AUTH"];
 const RATE_LIMITS = ["RATE_LIMIT_ANONYMOUS", "RATE_LIMIT_AUTHENTICATED"];

@@ -5,12 +5,16 @@
  * signed in through Cloudflare Access or the admin token's session. With neither ADMIN_TOKEN
  * nor Access configured every /admin route answers 404, as if absent.
  */
+
+import { chargeFailure, spentBudget } from "../auth/rate-limit";
+import { trustConfig } from "../auth/trust-config";
 import { merchantConfig } from "../config";
 import { jsonResponse } from "../lib/http";
 import { logUnavailable, StorageUnavailable } from "../lib/storage-unavailable";
 import { StoreMisconfigured } from "../lib/store-misconfigured";
+import type { ProtocolError } from "../ucp/errors";
 import { handleApiKeyAdmin } from "./api-keys";
-import { adminAccess } from "./auth";
+import { adminAccess, adminFailureKey } from "./auth";
 import { handleConsole } from "./console/console-router";
 import { handleInventoryAdmin } from "./inventory";
 import { type AdminEnv, handleOrderAdmin, noRoute } from "./orders";
@@ -32,8 +36,16 @@ export async function handleAdmin(request: Request, env: AdminEnv): Promise<Resp
       });
     }
   }
+  // Wrong tokens are charged to the sign-in form's per-address budget; a spent address is
+  // refused before any comparison, even with the right token, as the form refuses it.
+  const budget = adminFailureKey(request);
+  const now = Date.now();
+  const spent = spentBudget(budget, now);
+  if (spent) return tooManyFailures(spent);
   const access = await adminAccess(request, env.ADMIN_TOKEN);
   if (access !== "granted") {
+    const limited = await chargeFailure(env, [budget], now, trustConfig(env));
+    if (limited) return tooManyFailures(limited);
     // Unlike /ucp/mcp, the challenge stays: HTTP requires one on a 401, and only a merchant's
     // own tools (curl, scripts) call /admin with its static bearer secret, never an MCP client.
     return jsonResponse({ error: "unauthorized", message: "Send Authorization: Bearer <ADMIN_TOKEN>." }, 401, {
@@ -52,6 +64,14 @@ export async function handleAdmin(request: Request, env: AdminEnv): Promise<Resp
       { "retry-after": "1", "cache-control": "no-store" },
     );
   }
+}
+
+function tooManyFailures(error: ProtocolError): Response {
+  return jsonResponse(
+    { error: "rate_limited", message: "Too many wrong admin tokens from this address; wait and retry." },
+    429,
+    { ...error.headers, "cache-control": "no-store" },
+  );
 }
 
 function handleAdminApi(request: Request, env: AdminEnv, pathname: string): Promise<Response> | Response {

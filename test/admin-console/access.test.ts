@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type CertsFetch, clearAccessKeys, verifyAccessJwt } from "../../src/admin/console/access";
 import { CONSOLE_ROUTES } from "../../src/admin/console/console-router";
 import { startSession } from "../../src/admin/console/session";
+import { recordSession } from "../../src/admin/console/session-record";
 import { handleAdmin } from "../../src/admin/router";
 import { toBase64Url } from "../../src/lib/ids";
 import { merchantVarProblems } from "../../src/merchant-vars";
@@ -208,7 +209,11 @@ describe("forged, altered and expired session cookies", () => {
 
   it("are refused like no cookie at all", async () => {
     const now = Date.now();
-    const good = /=([^;]+)/.exec((await startSession(ADMIN_TOKEN, now, true)).setCookie)?.[1] as string;
+    const started = await startSession(ADMIN_TOKEN, now, true);
+    const good = /=([^;]+)/.exec(started.setCookie)?.[1] as string;
+    // A well-signed cookie whose session the store never recorded (or closed) is refused too.
+    expect(await withCookie(good)).toBe(401);
+    await recordSession(env, started.session.sid, started.session.exp);
     expect(await withCookie(good)).toBe(200);
 
     const [v, payload, mac] = good.split(".") as [string, string, string];
@@ -473,7 +478,9 @@ describe("Cloudflare Access JWT", () => {
       stubCerts(() => [key]);
       const now = Date.now();
       const both = accessEnv();
-      const cookie = /^([^;]+)/.exec((await startSession(ADMIN_TOKEN, now, true)).setCookie)?.[1] as string;
+      const started = await startSession(ADMIN_TOKEN, now, true);
+      await recordSession(env, started.session.sid, started.session.exp);
+      const cookie = /^([^;]+)/.exec(started.setCookie)?.[1] as string;
       expect((await handleAdmin(page({ cookie }), both)).status).toBe(200);
       const assertion = await jwt(key, claims(now));
       const html = await (await handleAdmin(page({ "cf-access-jwt-assertion": assertion }), both)).text();

@@ -1,6 +1,8 @@
 /**
  * The console's platforms page (issue 13): a key issued in the browser is shown once, listed
  * with its last use, works for its platform at /ucp/mcp, and once revoked is refused there.
+ * Issuing is POST then 303 (issue 26 item 4): the secret is on the page the redirect leads to,
+ * once; reloading that page issues nothing and shows the secret no more.
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -24,11 +26,17 @@ describe("platforms page", () => {
   it("issues a key shown once, lists it with its last use, and a revoked key is refused at /ucp/mcp", async () => {
     const label = `Agent ${crypto.randomUUID().slice(0, 8)}`;
     const res = await issue({ label, profile: FULL_PROFILE });
-    expect(res.status).toBe(201);
-    expect(res.headers.get("cache-control")).toBe("no-store");
-    const page = await res.text();
+    expect(res.status).toBe(303);
+    expect(await res.text()).toBe("");
+    const location = res.headers.get("location") ?? "";
+    expect(location).toMatch(/^\/admin\/platforms\/issued\?id=key_[A-Za-z0-9_-]{12}$/);
+    const shown = await openPage(location, browser);
+    expect(shown.res.status).toBe(200);
+    expect(shown.res.headers.get("cache-control")).toBe("no-store");
+    const page = shown.html;
     const key = /value="(ucpk_[A-Za-z0-9_-]{43})"/.exec(page)?.[1] ?? "";
     expect(key).not.toBe("");
+    expect(location).not.toContain(key);
 
     let { html } = await openPage("/admin/platforms", browser);
     expect(html).not.toContain(key);
@@ -60,6 +68,31 @@ describe("platforms page", () => {
     const refused = await rpc("ping", {}, { authorization: `Bearer ${key}` });
     expect(refused.status).toBe(401);
     expect(refused.body.error).toMatchObject({ code: -32000, data: { code: "invalid_api_key" } });
+  });
+
+  it("reloading the issued page shows the key's id, not its secret, and mints no second key", async () => {
+    const label = `Reload ${crypto.randomUUID().slice(0, 8)}`;
+    const res = await issue({ label, profile: FULL_PROFILE });
+    const location = res.headers.get("location") ?? "";
+    const first = await openPage(location, browser);
+    expect(first.html).toMatch(/value="ucpk_/);
+    const id = new URL(location, "https://x").searchParams.get("id") ?? "";
+    for (let i = 0; i < 2; i++) {
+      const again = await openPage(location, browser);
+      expect(again.res.status).toBe(200);
+      expect(again.html).not.toMatch(/ucpk_/);
+      expect(again.html).toContain("API key already shown");
+      expect(again.html).toContain(id);
+    }
+    const { html } = await openPage("/admin/platforms", browser);
+    const rows = (html.match(/<tr id="key_[^"]+">[\s\S]*?<\/tr>/g) ?? []).filter((r) => r.includes(label));
+    expect(rows).toHaveLength(1);
+    // Another signed-in browser cannot take this session's flash, even with the address.
+    const next = await issue({ label: `${label} 2`, profile: FULL_PROFILE });
+    const stranger = await signIn({ ip: "10.13.4.2" });
+    const theirs = await openPage(next.headers.get("location") ?? "", stranger);
+    expect(theirs.html).not.toMatch(/ucpk_/);
+    expect((await openPage(next.headers.get("location") ?? "", browser)).html).toMatch(/value="ucpk_/);
   });
 
   it("a profile agents could not use is named on the form; a form without its token is refused", async () => {

@@ -15,6 +15,7 @@ const BINDINGS = [
   "CHECKOUT (CheckoutObject)",
   "ORDER (OrderObject)",
   "ORDER_INDEX (OrderIndexObject)",
+  "CONSOLE_SESSION (ConsoleSessionObject)",
   "RATE_LIMIT_ANONYMOUS",
   "RATE_LIMIT_AUTHENTICATED",
   "TRUST",

@@ -17,6 +17,7 @@ import { consoleMessage } from "./layout";
 import { ORDERS_ROUTES } from "./orders-routes";
 import { PLATFORMS_ROUTES } from "./platforms-routes";
 import { consoleCsrfToken, readSession } from "./session";
+import { principalKey, sessionOpen } from "./session-record";
 import { SIGN_IN_PATH, SIGN_OUT_PATH, secureCookies, signInGet, signInPost, signOut } from "./sign-in";
 import type { ConsoleContext, ConsolePrincipal, ConsoleRoute } from "./types";
 
@@ -53,7 +54,8 @@ export async function consolePrincipal(
   }
   if (env.ADMIN_TOKEN) {
     const session = await readSession(request, env.ADMIN_TOKEN, now, secureCookies(config));
-    if (session) return { via: "session", sessionId: session.sid };
+    // The cookie proves who signed in; the record says the session was not signed out since.
+    if (session && (await sessionOpen(env, session.sid, now))) return { via: "session", sessionId: session.sid };
   }
   return undefined;
 }
@@ -97,7 +99,6 @@ export async function handleConsole(
   if (principal === "forbidden") return forbidden();
   if (!principal) return navigation(request) ? seeOther(SIGN_IN_PATH) : unauthorized();
 
-  const id = principal.via === "access" ? `access:${principal.email}` : `session:${principal.sessionId}`;
   const ctx: ConsoleContext = {
     request,
     url,
@@ -105,7 +106,7 @@ export async function handleConsole(
     config,
     now,
     nonce: newNonce(),
-    csrfToken: await consoleCsrfToken(config.idSecret, id),
+    csrfToken: await consoleCsrfToken(config.idSecret, principalKey(principal)),
     principal,
   };
   const path = url.pathname === "/admin" ? "/admin/" : url.pathname;

@@ -1,15 +1,16 @@
 /**
- * The platforms page's forms, through the functions the JSON API (src/admin/api-keys.ts) runs:
- * issuing answers with the one page that shows the secret (not a redirect: the secret is never
- * stored where a later GET could read it; a reload asks the browser to resubmit, which issues
- * another key, listed and revocable), revoking redirects back to the list.
+ * The platforms page's forms, through the functions the JSON API (src/admin/api-keys.ts) runs.
+ * Both answer 303. Issuing keeps the new secret as a one-time flash in the signed-in
+ * principal's own record (session-record.ts, 10 minutes at most) and redirects to the page
+ * that takes it: shown once, never in a URL, and a reload shows the key's id, not a new key.
  */
-import { type AuthKv, listApiKeys, revokeApiKey } from "../../auth/api-keys";
+import { type ApiKeyRecord, type AuthKv, listApiKeys, revokeApiKey } from "../../auth/api-keys";
 import { seeOther } from "../../pages/respond";
 import { issueApiKey } from "../api-keys";
 import { field, readConsoleForm } from "./forms";
 import { consoleMessage } from "./layout";
-import { issuedPage, platformsPage } from "./platforms-page";
+import { issuedPage, platformsPage, shownPage } from "./platforms-page";
+import { putFlash, takeFlash } from "./session-record";
 import type { ConsoleContext } from "./types";
 
 function authKv(ctx: ConsoleContext): AuthKv | undefined {
@@ -43,6 +44,19 @@ export async function issuePlatformKey(ctx: ConsoleContext): Promise<Response> {
     const problems = issued.issues.map((i) => `${i.path === "$.profile" ? "Profile URL" : i.path}: ${i.message}`);
     return platformsPage(ctx, await listApiKeys(kv), { status: 422, problems });
   }
+  await putFlash(ctx.env, ctx.principal, flashName(issued.record.id), JSON.stringify(issued), ctx.now);
+  return seeOther(`/admin/platforms/issued?${new URLSearchParams({ id: issued.record.id })}`);
+}
+
+const KEY_ID = /^key_[A-Za-z0-9_-]{12}$/;
+const flashName = (id: string) => `issued-key:${id}`;
+
+/** GET /admin/platforms/issued?id=…: the secret the issue form just made, this once. */
+export async function showIssuedKey(ctx: ConsoleContext): Promise<Response> {
+  const id = ctx.url.searchParams.get("id") ?? "";
+  const flash = KEY_ID.test(id) ? await takeFlash(ctx.env, ctx.principal, flashName(id), ctx.now) : undefined;
+  if (!flash) return shownPage(ctx, KEY_ID.test(id) ? id : undefined);
+  const issued = JSON.parse(flash) as { key: string; record: ApiKeyRecord };
   return issuedPage(ctx, issued.key, issued.record);
 }
 
@@ -52,7 +66,7 @@ export async function revokePlatformKey(ctx: ConsoleContext, params: Readonly<Re
   const form = await readConsoleForm(ctx);
   if (!form) return refused(ctx);
   const id = params.id ?? "";
-  const revoked = /^key_[A-Za-z0-9_-]{12}$/.test(id) ? await revokeApiKey(kv, id, ctx.now) : null;
+  const revoked = KEY_ID.test(id) ? await revokeApiKey(kv, id, ctx.now) : null;
   if (!revoked) return consoleMessage(ctx, 404, "No such key", "There is no API key with that id.");
   return seeOther(`/admin/platforms?${new URLSearchParams({ revoked: id })}`);
 }

@@ -68,11 +68,10 @@ function time(iso: string): SafeHtml {
   return html`<time datetime="${iso}">${iso.replace("T", " ").slice(0, 16)} UTC</time>`;
 }
 
-/** The answer to the issue form: the secret, this once (the response is no-store like every console page). */
+/** Where the issue form's 303 leads: the secret, this once (no-store like every console page). */
 export function issuedPage(ctx: ConsoleContext, key: string, record: ApiKeyRecord): Response {
   return renderConsole(ctx, {
     title: "API key issued",
-    status: 201,
     body: html`<h1>API key issued</h1>
 <div class="notice ok" role="status">
 <p>Give this key to <strong>${record.label}</strong> now: it is shown only on this page and cannot be shown again (the store keeps only its hash).</p>
@@ -81,5 +80,16 @@ export function issuedPage(ctx: ConsoleContext, key: string, record: ApiKeyRecor
 <p class="muted">The platform sends it as <code>Authorization: Bearer …</code> or <code>X-API-Key</code>, with its profile <code>${record.profile}</code>. It works everywhere within about a minute.</p>
 </div>
 <p><a href="/admin/platforms">Back to platforms</a></p>`,
+  });
+}
+
+/** The same address once the secret was shown (a reload, a second tab): nothing new is issued. */
+export function shownPage(ctx: ConsoleContext, id: string | undefined): Response {
+  return renderConsole(ctx, {
+    title: "API key already shown",
+    body: html`<h1>API key already shown</h1>
+<p>${id ? html`The secret of key <strong>${id}</strong>` : "This key's secret"} was shown once and is not kept: the store has only its hash. No new key was issued.</p>
+<p>If it was not copied, revoke that key on the platforms page and issue another.</p>
+<p><a href="/admin/platforms${id ? `#${id}` : ""}">Back to platforms</a></p>`,
   });
 }

@@ -1,7 +1,8 @@
 /**
  * The admin token's console session: a cookie holding {sid, exp} and an HMAC over it, under a
- * key derived from ADMIN_TOKEN. No server-side state: rotating the token changes the key, so
- * every session ends at once; a session ends by itself 8 hours after sign-in.
+ * key derived from ADMIN_TOKEN, honoured only while its server-side record is open
+ * (session-record.ts: sign-out closes it). Rotating the token changes the key, so every
+ * session ends at once; a session ends by itself 8 hours after sign-in.
  *
  * On https the cookie is `__Host-ucp_console` (Secure, Path=/, no Domain): a sibling subdomain
  * cannot plant or overwrite it, which matters more than scoping it to /admin (a path is no

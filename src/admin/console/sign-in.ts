@@ -4,22 +4,23 @@
  * instead, and it only ever signs in whoever knows ADMIN_TOKEN. Wrong tokens draw from the
  * client address's anonymous budget, and a spent address is refused before any comparison.
  */
-import { addressKey, chargeFailure, spentBudget } from "../../auth/rate-limit";
+import { chargeFailure, spentBudget } from "../../auth/rate-limit";
 import { trustConfig } from "../../auth/trust-config";
 import type { MerchantConfig } from "../../config";
 import { html, type SafeHtml, trustedHtml } from "../../pages/html";
 import { htmlResponse, newNonce, seeOther } from "../../pages/respond";
-import { sameSecret } from "../auth";
+import { adminFailureKey, sameSecret } from "../auth";
 import { CONSOLE_CSS } from "./console-styles";
 import { crossOrigin, field, readConsoleForm } from "./forms";
 import { consoleMessage } from "./layout";
 import { endSessionCookie, readSession, startSession } from "./session";
+import { closeSession, recordSession, sessionOpen } from "./session-record";
 import type { ConsoleContext } from "./types";
 
 export const SIGN_IN_PATH = "/admin/sign-in";
 export const SIGN_OUT_PATH = "/admin/sign-out";
 
-interface SignInEnv {
+interface SignInEnv extends Pick<Env, "CONSOLE_SESSION"> {
   readonly ADMIN_TOKEN?: string;
   readonly TRUST?: unknown;
 }
@@ -73,7 +74,8 @@ export async function signInGet(
   now: number,
 ): Promise<Response> {
   const token = env.ADMIN_TOKEN;
-  if (token && (await readSession(request, token, now, secureCookies(config)))) return seeOther("/admin/");
+  const session = token ? await readSession(request, token, now, secureCookies(config)) : undefined;
+  if (session && (await sessionOpen(env, session.sid, now))) return seeOther("/admin/");
   return signInPage(config, 200, "", Boolean(token));
 }
 
@@ -91,7 +93,7 @@ export async function signInPost(
   if (!token) return signInPage(config, 403, "", false);
   if (crossOrigin(request, [config.origin, new URL(request.url).origin]))
     return failed(config, 403, "Sign in from this store's own console page.");
-  const key = `console-sign-in:${addressKey(request)}`;
+  const key = adminFailureKey(request);
   const spent = spentBudget(key, now);
   if (spent)
     return failed(config, 429, "Too many failed sign-ins. Wait a minute and try again.", { "retry-after": "60" });
@@ -113,13 +115,19 @@ export async function signInPost(
       return failed(config, 429, "Too many failed sign-ins. Wait a minute and try again.", { "retry-after": "60" });
     return failed(config, 401, "That is not the admin token.");
   }
-  const { setCookie } = await startSession(token, now, secureCookies(config));
+  const { session, setCookie } = await startSession(token, now, secureCookies(config));
+  await recordSession(env, session.sid, session.exp);
   return seeOther("/admin/", { "set-cookie": setCookie });
 }
 
-/** POST /admin/sign-out (with the session's `_csrf`): the cookie goes; Access users leave through Access. */
+/**
+ * POST /admin/sign-out (with the session's `_csrf`): the session's record is closed, so the
+ * cookie (and any copy of it) is refused from now on, and the cookie goes; Access users leave
+ * through Access.
+ */
 export async function signOut(ctx: ConsoleContext): Promise<Response> {
   if (!(await readConsoleForm(ctx))) return consoleMessage(ctx, 403, "Not allowed", "Reload the page and try again.");
   if (ctx.principal.via === "access") return seeOther("/cdn-cgi/access/logout");
+  await closeSession(ctx.env, ctx.principal.sessionId);
   return seeOther(SIGN_IN_PATH, { "set-cookie": endSessionCookie(secureCookies(ctx.config)) });
 }
