@@ -6,6 +6,7 @@ import { html, type SafeHtml, safeUrl } from "./html";
 import { cartTaxNote } from "./included-tax-rows";
 import { csrfInput, renderPage } from "./layout";
 import { formatMoney } from "./money";
+import { messageText } from "./tool-messages";
 import { totalLabel } from "./total-labels";
 
 export interface CartLine {
@@ -23,6 +24,8 @@ interface Total {
 
 interface Message {
   readonly type?: string;
+  readonly code?: string;
+  readonly path?: string;
   readonly content?: string;
 }
 
@@ -70,7 +73,7 @@ ${csrfInput(ctx)}<input type="hidden" name="key" value="${key}">
     ...(problem?.headers ? { headers: problem.headers } : {}),
     body: html`<h1>${t("cart.title")}</h1>
 ${problem ? html`<div class="notice error" role="alert">${problem.messages.map((m) => html`<p>${m}</p>`)}</div>` : ""}
-${messages.map((m) => html`<p class="notice${m.type === "error" ? " error" : ""}">${m.content ?? ""}</p>`)}
+${messages.map((m) => html`<p class="notice${m.type === "error" ? " error" : ""}">${messageText(t, m, lines)}</p>`)}
 ${body}`,
   });
 }

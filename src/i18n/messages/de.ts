@@ -147,4 +147,9 @@ export const de = {
   "permalink.unreadable": "Der Shop konnte die Artikel darin nicht lesen.",
   "permalink.unavailable.title": "Diese Artikel sind nicht verfügbar",
   "permalink.unavailable.text": "Keiner der Artikel in diesem Link kann gerade gekauft werden.",
+  "message.quantityAdjusted": {
+    one: "Von {item} ist nur {count} Stück bestellbar; die Menge ist jetzt {count}.",
+    other: "Von {item} sind nur {count} Stück bestellbar; die Menge ist jetzt {count}.",
+  },
+  "message.outOfStock": "{item} ist ausverkauft.",
 } satisfies Catalog;

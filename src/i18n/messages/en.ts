@@ -148,6 +148,11 @@ export const en = {
   "permalink.unreadable": "The store could not read the items in it.",
   "permalink.unavailable.title": "These items are not available",
   "permalink.unavailable.text": "None of the items in this link can be bought right now.",
+  "message.quantityAdjusted": {
+    one: "Only {count} of {item} can be ordered; the quantity is now {count}.",
+    other: "Only {count} of {item} can be ordered; the quantity is now {count}.",
+  },
+  "message.outOfStock": "{item} is out of stock.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -154,4 +154,10 @@ export const es = {
   "permalink.unreadable": "La tienda no pudo leer los artículos que contiene.",
   "permalink.unavailable.title": "Estos artículos no están disponibles",
   "permalink.unavailable.text": "Ninguno de los artículos de este enlace se puede comprar ahora.",
+  "message.quantityAdjusted": {
+    one: "Solo se puede pedir {count} de {item}; la cantidad es ahora {count}.",
+    many: "Solo se pueden pedir {count} de {item}; la cantidad es ahora {count}.",
+    other: "Solo se pueden pedir {count} de {item}; la cantidad es ahora {count}.",
+  },
+  "message.outOfStock": "{item} está agotado.",
 } satisfies Catalog;

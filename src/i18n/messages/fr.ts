@@ -154,4 +154,10 @@ export const fr = {
   "permalink.unreadable": "La boutique n'a pas pu lire les articles qu'il contient.",
   "permalink.unavailable.title": "Ces articles ne sont pas disponibles",
   "permalink.unavailable.text": "Aucun des articles de ce lien ne peut être acheté pour le moment.",
+  "message.quantityAdjusted": {
+    one: "Seulement {count} {item} peut être commandé ; la quantité est maintenant de {count}.",
+    many: "Seulement {count} {item} peuvent être commandés ; la quantité est maintenant de {count}.",
+    other: "Seulement {count} {item} peuvent être commandés ; la quantité est maintenant de {count}.",
+  },
+  "message.outOfStock": "{item} est en rupture de stock.",
 } satisfies Catalog;

@@ -154,4 +154,10 @@ export const it = {
   "permalink.unreadable": "Il negozio non ha potuto leggere gli articoli contenuti.",
   "permalink.unavailable.title": "Questi articoli non sono disponibili",
   "permalink.unavailable.text": "Nessuno degli articoli di questo link può essere acquistato ora.",
+  "message.quantityAdjusted": {
+    one: "Si può ordinare solo {count} {item}; la quantità ora è {count}.",
+    many: "Si possono ordinare solo {count} {item}; la quantità ora è {count}.",
+    other: "Si possono ordinare solo {count} {item}; la quantità ora è {count}.",
+  },
+  "message.outOfStock": "{item} è esaurito.",
 } satisfies Catalog;

@@ -146,4 +146,6 @@ export const ja = {
   "permalink.unreadable": "リンク内の商品を読み取れませんでした。",
   "permalink.unavailable.title": "これらの商品は購入できません",
   "permalink.unavailable.text": "このリンクの商品は現在どれも購入できません。",
+  "message.quantityAdjusted": { other: "{item}は{count}点までしか注文できないため、数量を{count}に変更しました。" },
+  "message.outOfStock": "{item}は在庫切れです。",
 } satisfies Catalog;

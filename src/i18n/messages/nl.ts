@@ -147,4 +147,9 @@ export const nl = {
   "permalink.unreadable": "De winkel kon de artikelen erin niet lezen.",
   "permalink.unavailable.title": "Deze artikelen zijn niet beschikbaar",
   "permalink.unavailable.text": "Geen van de artikelen in deze link kan nu worden gekocht.",
+  "message.quantityAdjusted": {
+    one: "Van {item} kan maar {count} stuk worden besteld; het aantal is nu {count}.",
+    other: "Van {item} kunnen maar {count} stuks worden besteld; het aantal is nu {count}.",
+  },
+  "message.outOfStock": "{item} is uitverkocht.",
 } satisfies Catalog;
