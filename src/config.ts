@@ -43,6 +43,8 @@ export interface MerchantConfig {
   readonly emailRetry: RetryPolicy;
   /** The buyer pages' look (MERCHANT_LOCALE, STORE_ACCENT_COLOR, STORE_LOGO_URL). */
   readonly storefront: StorefrontLook;
+  /** The console's time zone (MERCHANT_TIME_ZONE, IANA, default UTC); its dates use storefront.locale. */
+  readonly timeZone: string;
   /** Cloudflare Access in front of the console (ACCESS_TEAM_DOMAIN and ACCESS_AUD, both or neither). */
   readonly access?: AccessSettings;
   /** Returns, shipping, privacy, terms… (POLICIES): the pages link them; 2026-08-25 answers carry them. */
@@ -87,6 +89,7 @@ export interface MerchantVars extends EmailVars, StripeVars {
   MERCHANT_LOCALE?: string;
   STORE_ACCENT_COLOR?: string;
   STORE_LOGO_URL?: string;
+  MERCHANT_TIME_ZONE?: string;
   ACCESS_TEAM_DOMAIN?: string;
   ACCESS_AUD?: string;
   /** A JSON string or TOML array of tables (src/policies/store-policies.ts). */
@@ -142,6 +145,7 @@ export function buildConfig(vars: MerchantVars): MerchantConfig {
       accentColor: vars.STORE_ACCENT_COLOR ?? "#1d4ed8",
       ...(vars.STORE_LOGO_URL ? { logoUrl: vars.STORE_LOGO_URL } : {}),
     },
+    timeZone: vars.MERCHANT_TIME_ZONE ?? "UTC",
     ...(vars.ACCESS_TEAM_DOMAIN && vars.ACCESS_AUD
       ? { access: { teamDomain: vars.ACCESS_TEAM_DOMAIN.replace(/\/+$/, ""), audience: vars.ACCESS_AUD } }
       : {}),

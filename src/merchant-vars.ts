@@ -43,6 +43,15 @@ function isLocale(value: string): boolean {
   }
 }
 
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const LogoUrl = z
   .string()
   .refine(isHttpsOrLocalUrl, { error: (i) => `expected an https URL of an image, got ${JSON.stringify(i.input)}` });
@@ -84,6 +93,13 @@ const MerchantVarsSchema = z.object({
     .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'expected a hex colour such as "#1f6feb"')
     .optional(),
   STORE_LOGO_URL: LogoUrl.optional(),
+  // The console's dates and times (docs/console.md): an IANA zone; unset is UTC.
+  MERCHANT_TIME_ZONE: z
+    .string()
+    .refine(isTimeZone, {
+      error: (i) => `expected an IANA time zone such as "Europe/Berlin", got ${JSON.stringify(i.input)}`,
+    })
+    .optional(),
   // A typo must be named, not read as "off" and found later as payments_not_configured.
   PAYMENT_TEST_MODE: z
     .union([z.enum(["true", "false"]), z.boolean()], { error: 'expected "true" or "false"' })

@@ -43,7 +43,7 @@ describe("the order list", () => {
     expect(row).toContain("jane@example.com");
     expect(row).toContain(new URL(FULL_PROFILE).host);
     expect(row).toContain(`$${(total / 100).toFixed(2)}`);
-    expect(row).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(row).toMatch(/[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M UTC/);
     const byEmail = await openPage("/admin/orders?q=JANE%40example.com&status=processing", b);
     expect(byEmail.html).toContain(`/admin/orders/${orderId}"`);
     const other = await openPage("/admin/orders?q=nobody%40example.com", b);

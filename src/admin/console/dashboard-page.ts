@@ -7,6 +7,7 @@ import { formatMoney } from "../../pages/money";
 import { barChart, columnChart } from "./dashboard-charts";
 import { type DashboardSource, type DashboardStats, emptyStats, windows } from "./dashboard-data";
 import { renderConsole } from "./layout";
+import { dateTime, platformName } from "./orders-format";
 import type { ConsoleContext } from "./types";
 
 const STATUS_LABELS: Readonly<Record<string, string>> = {
@@ -19,10 +20,6 @@ const STATUS_LABELS: Readonly<Record<string, string>> = {
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
-}
-
-function dateTime(ms: number): string {
-  return new Date(ms).toISOString().replace("T", " ").slice(0, 16);
 }
 
 export function dashboardBody(ctx: ConsoleContext, stats: DashboardStats): SafeHtml {
@@ -93,8 +90,8 @@ ${stats.top_products.length === 0 ? html`<tr><td colspan="3">Nothing sold in the
 <p>${plural(failures.attempts, "failed delivery", "failed deliveries")} to platforms, on ${plural(failures.orders, "order", "orders")}.</p>
 ${
   failures.recent.length > 0
-    ? html`<table><caption class="vh">Most recent failures</caption><thead><tr><th scope="col">Order</th><th scope="col">Platform</th><th scope="col" class="num">Failures</th><th scope="col">Last failure (UTC)</th></tr></thead>
-<tbody>${failures.recent.map((f) => html`<tr><td class="fit"><a href="/admin/orders/${f.id}">${f.id}</a></td><td class="fit">${f.platform}</td><td class="num">${f.webhook_failures}</td><td>${dateTime(f.last_webhook_failure_at)}</td></tr>`)}</tbody></table>`
+    ? html`<table><caption class="vh">Most recent failures</caption><thead><tr><th scope="col">Order</th><th scope="col">Platform</th><th scope="col" class="num">Failures</th><th scope="col">Last failure</th></tr></thead>
+<tbody>${failures.recent.map((f) => html`<tr><td class="fit"><a href="/admin/orders/${f.id}">${f.id}</a></td><td class="fit">${platformName(ctx, f.platform)}</td><td class="num">${f.webhook_failures}</td><td>${dateTime(ctx, f.last_webhook_failure_at)}</td></tr>`)}</tbody></table>`
     : html`<p class="muted">Every webhook in the window was delivered.</p>`
 }</section>
 </div>`;

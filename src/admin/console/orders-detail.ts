@@ -7,7 +7,7 @@ import type { MerchantOrderView } from "../../../durable-objects/order-object";
 import { html, type SafeHtml, safeUrl } from "../../pages/html";
 import { orderDetail } from "../orders";
 import { consoleCsrfInput, consoleMessage, renderConsole } from "./layout";
-import { dateTime, money, platformName, statusBadge } from "./orders-format";
+import { dateTime, money, platformName, statusBadge, words } from "./orders-format";
 import { actionForms } from "./orders-forms";
 import { paymentCard } from "./orders-payment";
 import type { ConsoleContext } from "./types";
@@ -47,7 +47,7 @@ function addressOf(order: Order): Address | undefined {
   return first?.destination;
 }
 
-function who(view: MerchantOrderView): SafeHtml {
+function who(ctx: ConsoleContext, view: MerchantOrderView): SafeHtml {
   const address = addressOf(view.order);
   const permalink = safeUrl(view.order.permalink_url);
   return html`<section class="card" aria-labelledby="who"><h2 id="who">Buyer and platform</h2><dl>
@@ -57,8 +57,8 @@ function who(view: MerchantOrderView): SafeHtml {
       ? html`${address.street_address}<br>${address.address_locality}${address.address_region ? `, ${address.address_region}` : ""} ${address.postal_code}<br>${address.address_country}`
       : "No shipping address"
   }</dd>
-<dt>Platform</dt><dd class="fit">${platformName(view.platform)}</dd>
-<dt>Placed</dt><dd>${dateTime(view.created_at)}</dd>
+<dt>Platform</dt><dd class="fit">${platformName(ctx, view.platform)}</dd>
+<dt>Placed</dt><dd>${dateTime(ctx, view.created_at)}</dd>
 ${permalink ? html`<dt>Buyer's order page</dt><dd><a href="${permalink}" rel="noreferrer" target="_blank">Open what the buyer sees</a></dd>` : ""}
 </dl></section>`;
 }
@@ -66,25 +66,25 @@ ${permalink ? html`<dt>Buyer's order page</dt><dd><a href="${permalink}" rel="no
 function timeline(ctx: ConsoleContext, view: MerchantOrderView): SafeHtml {
   const { order } = view;
   const entries: Array<{ at: string; text: SafeHtml }> = [
-    { at: new Date(view.created_at).toISOString(), text: html`Placed by ${platformName(view.platform)}` },
+    { at: new Date(view.created_at).toISOString(), text: html`Placed by ${platformName(ctx, view.platform)}` },
     ...order.fulfillment.events.map((e) => {
       const track = safeUrl(e.tracking_url);
       const number = e.tracking_number ?? "";
       return {
         at: e.occurred_at,
-        text: html`<strong>${e.type}</strong>${e.carrier ? ` · ${e.carrier}` : ""}${number ? html` · tracking ${track ? html`<a href="${track}" rel="noreferrer">${number}</a>` : number}` : ""}${e.description ? ` · ${e.description}` : ""}`,
+        text: html`<strong>${words(e.type)}</strong>${e.carrier ? ` · ${e.carrier}` : ""}${number ? html` · tracking ${track ? html`<a href="${track}" rel="noreferrer">${number}</a>` : number}` : ""}${e.description ? ` · ${e.description}` : ""}`,
       };
     }),
     ...order.adjustments.map((a) => {
       const amount = a.totals?.find((t) => t.type === "total")?.amount;
       return {
         at: a.occurred_at,
-        text: html`<strong>${a.type}</strong>${amount !== undefined ? ` · ${money(ctx, amount, order.currency)}` : ""} · ${a.status}${a.description ? ` · ${a.description}` : ""}`,
+        text: html`<strong>${words(a.type)}</strong>${amount !== undefined ? ` · ${money(ctx, amount, order.currency)}` : ""} · ${words(a.status)}${a.description ? ` · ${a.description}` : ""}`,
       };
     }),
   ].sort((x, y) => x.at.localeCompare(y.at));
   return html`<section class="card" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2><ol>${entries.map(
-    (e) => html`<li><time datetime="${e.at}">${dateTime(e.at)}</time>: ${e.text}</li>`,
+    (e) => html`<li><time datetime="${e.at}">${dateTime(ctx, e.at)}</time>: ${e.text}</li>`,
   )}</ol></section>`;
 }
 
@@ -114,7 +114,7 @@ ${
     ? html`<table><caption>Disputes</caption><thead><tr><th scope="col">Dispute</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col" class="num">Amount</th><th scope="col">Evidence due</th></tr></thead>
 <tbody>${disputes.map(
         (d) =>
-          html`<tr><td class="fit">${d.id}</td><td>${DISPUTE_STATUS[d.status] ?? d.status}</td><td>${d.reason.replaceAll("_", " ")}</td><td class="num">${money(ctx, d.amount, d.currency)}</td><td>${d.evidence_due_by ? dateTime(d.evidence_due_by) : "—"}</td></tr>`,
+          html`<tr><td class="fit">${d.id}</td><td>${DISPUTE_STATUS[d.status] ?? words(d.status)}</td><td>${words(d.reason)}</td><td class="num">${money(ctx, d.amount, d.currency)}</td><td>${d.evidence_due_by ? dateTime(ctx, d.evidence_due_by) : "—"}</td></tr>`,
       )}</tbody></table>`
     : ""
 }
@@ -123,19 +123,19 @@ ${
     ? html`<table><caption>Refunds</caption><thead><tr><th scope="col">Refund</th><th scope="col">Made in</th><th scope="col">Status</th><th scope="col" class="num">Amount</th></tr></thead>
 <tbody>${refunds.map(
         (r) =>
-          html`<tr><td class="fit">${r.id}</td><td>${r.by_store ? "this store" : "Stripe's dashboard"}</td><td>${r.status}</td><td class="num">${money(ctx, r.amount, r.currency)}</td></tr>`,
+          html`<tr><td class="fit">${r.id}</td><td>${r.by_store ? "this store" : "Stripe's dashboard"}</td><td>${words(r.status)}</td><td class="num">${money(ctx, r.amount, r.currency)}</td></tr>`,
       )}</tbody></table>`
     : ""
 }
 </section>`;
 }
 
-function webhookState(w: MerchantOrderView["webhooks"][number]): string {
-  if (w.delivered_at !== null) return `delivered ${dateTime(w.delivered_at)}`;
+function webhookState(ctx: ConsoleContext, w: MerchantOrderView["webhooks"][number]): string {
+  if (w.delivered_at !== null) return `delivered ${dateTime(ctx, w.delivered_at)}`;
   if (w.failed_at !== null) return "gave up";
   // Claimed but not yet recorded: an attempt is in flight right now.
   if (w.deliveries.length < w.attempts) return "sending";
-  return w.attempts > 0 ? `retrying (next ${dateTime(w.next_attempt_at ?? 0)})` : "waiting";
+  return w.attempts > 0 ? `retrying (next ${dateTime(ctx, w.next_attempt_at ?? 0)})` : "waiting";
 }
 
 function webhooks(ctx: ConsoleContext, view: MerchantOrderView): SafeHtml {
@@ -146,8 +146,10 @@ function webhooks(ctx: ConsoleContext, view: MerchantOrderView): SafeHtml {
   return html`<section class="card" aria-labelledby="hooks"><h2 id="hooks">Webhooks</h2>
 <table><thead><tr><th scope="col">#</th><th scope="col">Event</th><th scope="col">Occurred</th><th scope="col">State</th><th scope="col">Attempts</th></tr></thead>
 <tbody>${view.webhooks.map(
-    (w) => html`<tr><td>${w.seq}</td><td>${w.event}</td><td>${dateTime(w.occurred_at)}</td><td>${webhookState(w)}</td>
-<td><ul>${w.deliveries.map((d) => html`<li>${d.attempt}: ${dateTime(d.at)}, ${d.status ?? "no answer"}${d.error ? html` <span class="muted fit">${d.error}</span>` : ""}</li>`)}</ul></td></tr>`,
+    (
+      w,
+    ) => html`<tr><td>${w.seq}</td><td>${words(w.event)}</td><td>${dateTime(ctx, w.occurred_at)}</td><td>${webhookState(ctx, w)}</td>
+<td><ul>${w.deliveries.map((d) => html`<li>${d.attempt}: ${dateTime(ctx, d.at)}, ${d.status ?? "no answer"}${d.error ? html` <span class="muted fit">${d.error}</span>` : ""}</li>`)}</ul></td></tr>`,
   )}</tbody></table>
 ${open ? html`<form method="post" action="/admin/orders/${view.order.id}/retry-webhooks">${consoleCsrfInput(ctx)}<button type="submit" class="secondary">Retry now</button></form>` : ""}
 </section>`;
@@ -172,7 +174,7 @@ export async function orderPage(
     status: problem?.status ?? 200,
     body: html`<p><a href="/admin/orders">All orders</a></p>
 <h1 class="fit">Order ${id} ${statusBadge(view.status)}</h1>${notice}
-<div class="grid">${who(view)}${timeline(ctx, view)}</div>
+<div class="grid">${who(ctx, view)}${timeline(ctx, view)}</div>
 ${paymentCard(ctx, view)}
 ${processorFacts(ctx, view)}${lines(ctx, view.order)}${webhooks(ctx, view)}${actionForms(ctx, view)}`,
   });

@@ -1,7 +1,10 @@
-/** How the console's order pages say statuses, times, money and platforms. */
+/** How the console says statuses, times, money, platforms and the API's enum values. */
+import { storefrontProfile } from "../../pages/buyer-tools";
 import { html, type SafeHtml } from "../../pages/html";
 import { formatMoney } from "../../pages/money";
 import type { ConsoleContext } from "./types";
+
+type Store = Pick<ConsoleContext, "config">;
 
 export const STATUS_LABELS: Readonly<Record<string, string>> = {
   processing: "Processing",
@@ -15,18 +18,65 @@ export function statusBadge(status: string): SafeHtml {
   return html`<span class="status">${STATUS_LABELS[status] ?? status}</span>`;
 }
 
-/** UTC, to the minute: the console's one time zone (the dashboard's days are UTC too). */
-export function dateTime(ms: number | string): string {
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * To the minute, in the store's locale (MERCHANT_LOCALE) and the merchant's time zone
+ * (MERCHANT_TIME_ZONE, default UTC), the zone named: "Mar 5, 2026, 2:05 PM UTC",
+ * "5. März 2026, 15:05 MEZ". Pages keep the ISO instant in `<time datetime>` for machines.
+ */
+export function dateTime(ctx: Store, ms: number | string): string {
   const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? String(ms) : `${date.toISOString().replace("T", " ").slice(0, 16)} UTC`;
+  if (Number.isNaN(date.getTime())) return String(ms);
+  const { locale } = ctx.config.storefront;
+  const key = `${locale}\u0000${ctx.config.timeZone}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, {
+      timeZone: ctx.config.timeZone,
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      timeZoneName: "short",
+    });
+    // One locale and zone per store; the bound only matters to tests that vary them.
+    if (formats.size >= 8) formats.clear();
+    formats.set(key, format);
+  }
+  return format.format(date);
+}
+
+const WORDS: Readonly<Record<string, string>> = {
+  "order.created": "Order placed",
+  "order.updated": "Order updated",
+  cancellation: "Canceled",
+  refund: "Refund",
+  dispute: "Dispute",
+};
+
+/**
+ * An enum value from the API (`in_transit`, `order.updated`, `refund`) as a word a merchant
+ * reads: a few named, the rest with their separators as spaces and a capital first letter.
+ */
+export function words(value: string): string {
+  const known = WORDS[value] ?? STATUS_LABELS[value];
+  if (known) return known;
+  const spaced = value.replace(/[_.]+/g, " ").trim();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
 export function money(ctx: ConsoleContext, minor: number, currency = ctx.config.currency): string {
   return formatMoney(minor, currency, ctx.config.storefront.locale);
 }
 
-/** A platform is its profile URL; its host names it for people, the URL stays in the title. */
-export function platformName(profile: string): SafeHtml {
+/**
+ * A platform is its profile URL; its host names it for people, the URL stays in the title.
+ * The store's own pages place orders under the store's origin: that channel is "Online store".
+ */
+export function platformName(ctx: Store, profile: string): SafeHtml {
+  if (profile === storefrontProfile(ctx.config.origin)) return html`<span title="${profile}">Online store</span>`;
   let host = profile;
   try {
     host = new URL(profile).host;

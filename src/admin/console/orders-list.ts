@@ -35,10 +35,10 @@ function table(ctx: ConsoleContext, page: OrderListPage): SafeHtml {
 <tbody>${page.orders.map(
     (o) => html`<tr>
 <td class="fit"><a href="/admin/orders/${o.id}">${o.id}</a>${o.webhook_failures > 0 ? html` <span class="status" title="Webhook delivery attempts that failed">${o.webhook_failures} webhook failures</span>` : ""}</td>
-<td>${dateTime(o.created_at)}</td>
+<td>${dateTime(ctx, o.created_at)}</td>
 <td>${statusBadge(o.status)}</td>
 <td class="fit">${o.buyer_email ?? html`<span class="muted">none</span>`}</td>
-<td class="fit">${platformName(o.platform)}</td>
+<td class="fit">${platformName(ctx, o.platform)}</td>
 <td class="num">${money(ctx, o.total, o.currency)}${o.refunded > 0 ? html`<br><span class="muted">${money(ctx, -o.refunded, o.currency)} refunded</span>` : ""}</td>
 </tr>`,
   )}</tbody></table></div>`;

@@ -58,7 +58,7 @@ export function paymentStatus(ctx: ConsoleContext, view: MerchantOrderView): str
   }
   const taken = capture?.amount ?? total;
   const given = Math.max(0, refunded - (total - taken));
-  const when = capture?.captured_at ? ` at shipment (${dateTime(capture.captured_at)})` : "";
+  const when = capture?.captured_at ? ` at shipment (${dateTime(ctx, capture.captured_at)})` : "";
   if (given <= 0) return `Captured ${amount(taken)}${when}`;
   if (given >= taken) return `Refunded: ${amount(taken)} captured${when}, all given back`;
   return `Refunded in part: ${amount(given)} of ${amount(taken)} captured${when}`;

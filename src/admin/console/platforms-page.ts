@@ -6,6 +6,7 @@
 import type { ApiKeyListing, ApiKeyRecord } from "../../auth/api-keys";
 import { html, type SafeHtml } from "../../pages/html";
 import { consoleCsrfInput, renderConsole } from "./layout";
+import { dateTime } from "./orders-format";
 import type { ConsoleContext } from "./types";
 
 export function platformsPage(
@@ -50,11 +51,11 @@ function keyTable(ctx: ConsoleContext, keys: readonly ApiKeyListing[]): SafeHtml
     (key) => html`<tr id="${key.id}">
 <td>${key.label} <span class="muted">${key.id}</span></td>
 <td>${key.profile}</td>
-<td>${time(key.created_at)}</td>
-<td>${key.last_used_at ? time(key.last_used_at) : html`<span class="muted">never</span>`}</td>
+<td>${time(ctx, key.created_at)}</td>
+<td>${key.last_used_at ? time(ctx, key.last_used_at) : html`<span class="muted">never</span>`}</td>
 <td>${
       key.revoked_at
-        ? html`<span class="status">Revoked ${time(key.revoked_at)}</span>`
+        ? html`<span class="status">Revoked ${time(ctx, key.revoked_at)}</span>`
         : html`<form method="post" action="/admin/platforms/${key.id}/revoke">${consoleCsrfInput(ctx)}<button type="submit" class="danger" aria-label="Revoke ${key.label} (${key.id})">Revoke</button></form>`
     }</td>
 </tr>`,
@@ -64,8 +65,8 @@ function keyTable(ctx: ConsoleContext, keys: readonly ApiKeyListing[]): SafeHtml
 </section>`;
 }
 
-function time(iso: string): SafeHtml {
-  return html`<time datetime="${iso}">${iso.replace("T", " ").slice(0, 16)} UTC</time>`;
+function time(ctx: ConsoleContext, iso: string): SafeHtml {
+  return html`<time datetime="${iso}">${dateTime(ctx, iso)}</time>`;
 }
 
 /** Where the issue form's 303 leads: the secret, this once (no-store like every console page). */
