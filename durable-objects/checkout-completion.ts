@@ -17,6 +17,7 @@ import {
   RECOVERY_AFTER_MS,
 } from "../src/checkout/completion-steps";
 import { merchantConfig } from "../src/config";
+import { ORDER_NUMBERS_NAME } from "../src/order/order-number";
 import type { Authentication } from "../src/payment/processor";
 import { processorFor } from "../src/payment/store-processor";
 import type { OrderObject } from "./order-object";
@@ -148,6 +149,10 @@ export class CompletionAttempts {
         attempt.lines.map((l) => l.variantId),
       ),
       order: (orderId) => this.env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>,
+      numbers: {
+        allocate: (orderId) =>
+          this.env.ORDER_INDEX.getByName(ORDER_NUMBERS_NAME).allocateNumber(orderId, config.orderNumberStart),
+      },
       note: (progress) => transaction(this.ctx.storage, () => noteProgress(sql, attemptId, progress)),
     };
   }

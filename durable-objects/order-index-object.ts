@@ -17,10 +17,13 @@ import {
   pageOf,
   statsSince,
 } from "../src/order/index-query";
+import { allocateNumber, NUMBERS_SCHEMA } from "./order-index/numbers";
 import {
   INDEX_SCHEMA,
   LOG_SCHEMA,
   listStatement,
+  NUMBER_INDEX,
+  numberColumnMigration,
   type Statement,
   statsStatements,
   upsertStatements,
@@ -60,6 +63,8 @@ export class OrderIndexObject extends DurableObject<Env> {
    */
   #indexReady = false;
   #logReady = false;
+  /** The `number` column is known to exist (numberColumnMigration ran in this instance). */
+  #numberReady = false;
 
   /** Records one order's entry unless a newer version is already there. */
   async upsert(entry: OrderIndexEntry, version: number): Promise<void> {
@@ -70,8 +75,12 @@ export class OrderIndexObject extends DurableObject<Env> {
   upsertMany(rows: readonly IndexedVersion[]): void {
     const ensure = !this.#indexReady;
     this.#indexReady = false;
+    if (ensure) this.#numberReady = false;
     transaction(this.ctx.storage, () => {
-      if (ensure) ensureTables(this.ctx.storage.sql, INDEX_SCHEMA);
+      if (ensure) {
+        ensureTables(this.ctx.storage.sql, INDEX_SCHEMA);
+        this.#migrateNumber();
+      }
       for (const { entry, version } of rows) {
         for (const s of upsertStatements(entry, version)) this.#run(s);
       }
@@ -90,6 +99,17 @@ export class OrderIndexObject extends DurableObject<Env> {
     this.#logReady = true;
   }
 
+  /**
+   * The order's short number (the numbers object, ORDER_NUMBERS_NAME): the one it was given,
+   * or the next one now. Called by the completion before the order is created.
+   */
+  async allocateNumber(orderId: string, start: number): Promise<number> {
+    return transaction(this.ctx.storage, () => {
+      ensureTables(this.ctx.storage.sql, [NUMBERS_SCHEMA]);
+      return allocateNumber(this.ctx.storage.sql, orderId, start, Date.now());
+    });
+  }
+
   /** Logged ids after `after`, in id order (the log object; a rebuild's batches). */
   async ids(after: string, limit: number): Promise<string[]> {
     if (!hasTable(this.ctx.storage.sql, "order_log")) return [];
@@ -102,6 +122,7 @@ export class OrderIndexObject extends DurableObject<Env> {
   /** One page of the list, newest first. */
   async list(query: OrderListQuery): Promise<OrderListPage> {
     if (!hasTable(this.ctx.storage.sql, "order_index")) return { orders: [] };
+    transaction(this.ctx.storage, () => this.#migrateNumber());
     return pageOf(this.#all<OrderListRow>(listStatement(query)), query.limit);
   }
 
@@ -180,6 +201,16 @@ export class OrderIndexObject extends DurableObject<Env> {
       ids.length < REBUILD_BATCH ? Date.now() : null,
     );
     if (ids.length === REBUILD_BATCH) await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /** An index made before order numbers gets their column (once; ALTER is cheap on SQLite). */
+  #migrateNumber(): void {
+    if (this.#numberReady) return;
+    const sql = this.ctx.storage.sql;
+    const columns = sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('order_index')").toArray();
+    for (const statement of numberColumnMigration(columns.map((c) => c.name))) sql.exec(statement);
+    sql.exec(NUMBER_INDEX);
+    this.#numberReady = true;
   }
 
   // Rows are typed by the statement that selects them (queries.ts names every column).

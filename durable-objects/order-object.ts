@@ -44,7 +44,7 @@ import type { ObjectReply } from "../src/tools/object-reply";
 import { CAPTURES_SCHEMA, capturesDeadline, queueCapture, runDueCapture } from "./order/captures";
 import { orderDeadline } from "./order/deadline";
 import { fedEntry, feedIndex, INDEX_FEED_SCHEMA, sendIndexFeed, webhookFailures } from "./order/index-feed";
-import { deliverDue, enqueue, OUTBOX_SCHEMA, type OutboxRow, outboxRows } from "./order/outbox";
+import { deliverDue, enqueue, messageState, OUTBOX_SCHEMA, type OutboxRow, outboxRows } from "./order/outbox";
 import {
   EFFECTS_SCHEMA,
   effectsDeadline,
@@ -214,6 +214,14 @@ export class OrderObject extends DurableObject<Env> {
     if (!order) return { kind: "not_found" };
     if (!handoff && order.owner !== owner) return { kind: "not_owner" };
     return { kind: "ok", body: JSON.stringify(orderPayload(order, envelope)) };
+  }
+
+  /**
+   * The buyer's confirmation email as the outbox has it, for the confirmation page, which
+   * may say an email was sent only when one was. Writes nothing; no order: none.
+   */
+  async confirmationEmail(): Promise<"sent" | "failed" | "pending" | "none"> {
+    return this.#has("outbox") ? messageState(this.ctx.storage.sql, ORDER_CONFIRMATION) : "none";
   }
 
   /** The order's latest index entry and version, for the index's rebuild (none: no order here). */

@@ -7,6 +7,7 @@ import { type OutboundAllowList, parseOutboundAllowList } from "./lib/outbound-u
 import { StoreMisconfigured } from "./lib/store-misconfigured";
 import { merchantVarProblems } from "./merchant-vars";
 import { type EmailSetup, type EmailVars, emailSetup } from "./notify/email-config";
+import { orderNumberStart } from "./order/order-number";
 import { DEFAULT_RETRY, type RetryPolicy } from "./order/retry";
 import { type StripeSettings, type StripeVars, stripeSettings } from "./payment/stripe-vars";
 import { type StorePolicy, storePolicies } from "./policies/store-policies";
@@ -49,6 +50,8 @@ export interface MerchantConfig {
   readonly access?: AccessSettings;
   /** Returns, shipping, privacy, terms… (POLICIES): the pages link them; 2026-08-25 answers carry them. */
   readonly policies: readonly StorePolicy[];
+  /** The first short order number ("#1001"; ORDER_NUMBER_START, default 1001): src/order/order-number.ts. */
+  readonly orderNumberStart: number;
   /**
    * Stripe (docs/payments.md "Connect Stripe"): undefined when STRIPE_SECRET_KEY is unset.
    * The processor outside test mode (src/payment/store-processor.ts).
@@ -94,6 +97,7 @@ export interface MerchantVars extends EmailVars, StripeVars {
   ACCESS_AUD?: string;
   /** A JSON string or TOML array of tables (src/policies/store-policies.ts). */
   POLICIES?: unknown;
+  ORDER_NUMBER_START?: string;
 }
 
 const DEFAULT_CART_TTL_HOURS = 72;
@@ -150,6 +154,7 @@ export function buildConfig(vars: MerchantVars): MerchantConfig {
       ? { access: { teamDomain: vars.ACCESS_TEAM_DOMAIN.replace(/\/+$/, ""), audience: vars.ACCESS_AUD } }
       : {}),
     policies: storePolicies(vars.POLICIES, origin),
+    orderNumberStart: orderNumberStart(vars.ORDER_NUMBER_START),
     ...withStripe(stripeSettings(vars)),
   };
 }

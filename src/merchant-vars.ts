@@ -1,6 +1,6 @@
 /**
  * The schema of the merchant's scalar vars (MERCHANT_ORIGIN, MERCHANT_CURRENCY,
- * PROFILE_FALLBACK, CART_TTL_HOURS, MERCHANT_NAME, PAYMENT_TEST_MODE, the Stripe and Google Pay settings).
+ * PROFILE_FALLBACK, CART_TTL_HOURS, MERCHANT_NAME, PAYMENT_TEST_MODE, ORDER_NUMBER_START, the Stripe and Google Pay settings).
  * The Worker refuses to serve with a bad
  * one (merchantConfig) and `npm run check:config` reports it before deploy, both through
  * `merchantVarProblems`. Deployment-only rules (https) live in the check, not here: local
@@ -107,6 +107,11 @@ const MerchantVarsSchema = z.object({
   // Cloudflare Access in front of the console (docs/console.md); both or neither.
   ACCESS_TEAM_DOMAIN: TeamDomain.optional(),
   ACCESS_AUD: z.string().min(1).max(200).optional(),
+  // The first short order number; raising it later skips ahead, lowering it reuses nothing.
+  ORDER_NUMBER_START: z
+    .string()
+    .regex(/^[1-9]\d{0,11}$/, 'expected a whole number from 1 to 999999999999 as a string, e.g. "1001"')
+    .optional(),
   ...STRIPE_VARS,
 });
 

@@ -28,7 +28,8 @@ export const INDEX_SCHEMA: readonly string[] = [
     buyer_email TEXT,
     platform TEXT NOT NULL,
     webhook_failures INTEGER NOT NULL,
-    last_webhook_failure_at INTEGER
+    last_webhook_failure_at INTEGER,
+    number INTEGER
   )`,
   "CREATE INDEX IF NOT EXISTS order_index_created ON order_index (created_at, id)",
   // Covers the dashboard's per-day sums (no row lookups over a month of orders).
@@ -62,7 +63,20 @@ const COLUMNS = [
   "platform",
   "webhook_failures",
   "last_webhook_failure_at",
+  "number",
 ] as const;
+
+/**
+ * Indexes made before order numbers have no `number` column: added once (the rebuild, or each
+ * order's next feed, fills it). Run after INDEX_SCHEMA; `columns` are the table's present names.
+ */
+export function numberColumnMigration(columns: readonly string[]): string[] {
+  return columns.includes("number") ? [] : ["ALTER TABLE order_index ADD COLUMN number INTEGER"];
+}
+
+/** The short order number's lookup (the console's "#1001" search); created after the migration. */
+export const NUMBER_INDEX =
+  "CREATE INDEX IF NOT EXISTS order_index_number ON order_index (number) WHERE number IS NOT NULL";
 
 /** The statements that record one entry (the index row, its lines). */
 export function upsertStatements(entry: OrderIndexEntry, version: number): Statement[] {
@@ -85,6 +99,7 @@ export function upsertStatements(entry: OrderIndexEntry, version: number): State
         entry.platform,
         entry.webhook_failures,
         entry.last_webhook_failure_at,
+        entry.number ?? null,
       ],
     },
     // Lines are the order's as placed (original quantities): they never change after creation.
@@ -121,6 +136,9 @@ export function listStatement(query: OrderListQuery): Statement {
   } else if (search?.kind === "email") {
     where.push("buyer_email = ?");
     params.push(search.value);
+  } else if (search?.kind === "number") {
+    where.push("number = ?");
+    params.push(Number(search.value));
   }
   if (query.cursor) {
     where.push("(created_at, id) < (?, ?)");
@@ -128,7 +146,7 @@ export function listStatement(query: OrderListQuery): Statement {
   }
   params.push(query.limit + 1);
   return {
-    text: `SELECT id, created_at, status, total, refunded, currency, buyer_email, platform, webhook_failures
+    text: `SELECT id, number, created_at, status, total, refunded, currency, buyer_email, platform, webhook_failures
       FROM order_index ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
       ORDER BY created_at DESC, id DESC LIMIT ?`,
     params,

@@ -82,4 +82,16 @@ function giveUp(sql: SqlStorage, id: string, now: number): void {
   sql.exec("UPDATE outbox SET failed_at = ?, next_attempt_at = NULL WHERE id = ?", now, id);
 }
 
+/** Where a message of `kind` stands: sent, failed (given up), pending (queued or retrying), or none queued. */
+export function messageState(sql: SqlStorage, kind: string): "sent" | "failed" | "pending" | "none" {
+  const row = sql
+    .exec<{ sent_at: number | null; failed_at: number | null }>(
+      "SELECT sent_at, failed_at FROM outbox WHERE kind = ? ORDER BY created_at LIMIT 1",
+      kind,
+    )
+    .toArray()[0];
+  if (!row) return "none";
+  return row.sent_at !== null ? "sent" : row.failed_at !== null ? "failed" : "pending";
+}
+
 export const outboxDeadline = (sql: SqlStorage): number | undefined => jobsDeadline(sql, OUTBOX);

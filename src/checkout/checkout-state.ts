@@ -64,7 +64,8 @@ export interface CheckoutState {
   readonly fulfillment?: FulfillmentState;
   readonly discounts?: { readonly codes: readonly string[]; readonly applied: readonly unknown[] };
   readonly payment?: { readonly instruments: readonly SavedInstrument[] };
-  readonly order?: { readonly id: string; readonly permalink_url: string };
+  /** `label`: the short order number ("#1001"); absent on orders placed before it. */
+  readonly order?: { readonly id: string; readonly permalink_url: string; readonly label?: string };
   readonly cart_id?: string;
   readonly next_line: number;
   readonly created_at: number;

@@ -13,6 +13,7 @@ import type { MerchantConfig } from "../config";
 import { handoffUrl } from "../lib/handoff-token";
 import { derivedId } from "../lib/ids";
 import { callObject } from "../lib/object-call";
+import { orderLabel } from "../order/order-number";
 import { type OrderState, orderFromCheckout } from "../order/order-state";
 import type { Authentication, PaymentProcessor } from "../payment/processor";
 import { capturesAtShipment } from "../payment/store-processor";
@@ -54,7 +55,7 @@ export interface CompletionAttempt {
 export interface AttemptProgress {
   readonly reserved?: true;
   readonly chargeId?: string;
-  readonly order?: { readonly id: string; readonly permalink_url: string };
+  readonly order?: { readonly id: string; readonly permalink_url: string; readonly label?: string };
 }
 
 /** How long a started attempt may run before the alarm takes it over. */
@@ -83,12 +84,18 @@ export interface OrderPort {
   create(order: OrderState): Promise<unknown>;
 }
 
+/** The store's order-number allocator: the same number for the same order id, every time. */
+export interface NumberPort {
+  allocate(orderId: string): Promise<number>;
+}
+
 export interface AttemptPorts {
   readonly env: Env;
   readonly config: MerchantConfig;
   readonly processor: PaymentProcessor;
   readonly inventory: StockPort;
   readonly order: (orderId: string) => OrderPort;
+  readonly numbers: NumberPort;
   /** Records progress in the owner's storage (one transaction), before the next step. */
   readonly note: (progress: AttemptProgress) => void;
 }
@@ -142,7 +149,7 @@ export async function driveAttempt(
   if (!progress.order) {
     note({ order: await placeOrder(attempt, progress.chargeId ?? "", ports, now) }, "ordered");
   }
-  return { kind: "completed", order: progress.order as { id: string; permalink_url: string } };
+  return { kind: "completed", order: progress.order as { id: string; permalink_url: string; label?: string } };
 }
 
 /** Undoes an attempt nobody can finish: voids whatever its charge key did, then frees its stock. */
@@ -180,6 +187,8 @@ async function placeOrder(attempt: CompletionAttempt, chargeId: string, ports: A
   const orderId = await derivedId("ord", config.idSecret, attempt.owner, attempt.checkout.id);
   // The buyer's page carries a sealed token, never the API id (src/lib/handoff-token.ts).
   const permalink = await handoffUrl(config.origin, config.idSecret, "order", orderId, now);
+  // Keyed by the order id: a replayed step (crash, retry, alarm) gets the number it was given.
+  const number = await callObject(() => ports.numbers.allocate(orderId));
   // The order keeps what a merchant cancellation must undo: this reservation and this charge.
   const ids = {
     orderId,
@@ -189,11 +198,12 @@ async function placeOrder(attempt: CompletionAttempt, chargeId: string, ports: A
     webhookUrl: attempt.webhookUrl,
     webhookVersion: attempt.webhookVersion,
     captureAtShipment: capturesAtShipment(config),
+    number,
   };
   const order = orderFromCheckout(attempt.checkout, ids, attempt.owner, now);
   // OrderObject.create keeps the first order for this id: a repeated step makes no second one.
   await callObject(() => ports.order(orderId).create(order));
-  return { id: orderId, permalink_url: permalink };
+  return { id: orderId, permalink_url: permalink, label: orderLabel(number) };
 }
 
 function faultAt(point: CompletionFaultPoint): void {

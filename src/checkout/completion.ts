@@ -18,7 +18,7 @@ export interface CompletionPlan {
 }
 
 export type CompletionOutcome =
-  | { readonly kind: "completed"; readonly order: { id: string; permalink_url: string } }
+  | { readonly kind: "completed"; readonly order: { id: string; permalink_url: string; label?: string } }
   /** Nobody finished the attempt by its recovery deadline and no money was kept: undone. */
   | { readonly kind: "abandoned" }
   | { readonly kind: "out_of_stock"; readonly variants: ReadonlyArray<{ variantId: string; available: number }> }

@@ -23,10 +23,10 @@ export function confirmationHtml(view: ConfirmationView): string {
       ? `<h2 style="font-size:16px">Shipping to</h2>\n<p>${view.shipTo.map(esc).join("<br>")}</p>`
       : "";
   return `<!doctype html>
-<html><head><meta charset="utf-8"><title>${esc(view.merchantName)}: order ${esc(view.orderId)}</title></head>
+<html><head><meta charset="utf-8"><title>${esc(view.merchantName)}: order ${esc(view.orderName)}</title></head>
 <body style="font-family:sans-serif;color:#222">
 <p>Thank you for your order with ${esc(view.merchantName)}.</p>
-<p>Order <code>${esc(view.orderId)}</code></p>
+<p>Order <strong>${esc(view.orderName)}</strong></p>
 <table style="border-collapse:collapse">
 <thead><tr><th ${cell}>Item</th><th ${num}>Qty</th><th ${num}>Total</th></tr></thead>
 <tbody>

@@ -6,6 +6,7 @@
  */
 import { includedTaxesOf } from "../checkout/included-tax";
 import { formatMinor } from "../checkout/money";
+import { orderLabel } from "../order/order-number";
 import type { OrderLine, OrderState } from "../order/order-state";
 import { confirmationHtml } from "./confirmation-html";
 import type { NotificationMessage } from "./sender";
@@ -16,6 +17,8 @@ export const ORDER_CONFIRMATION = "order_confirmation";
 export interface ConfirmationView {
   readonly merchantName: string;
   readonly orderId: string;
+  /** What the buyer reads and quotes: "#1001", or the order id for orders placed before numbers. */
+  readonly orderName: string;
   readonly lines: ReadonlyArray<{ title: string; quantity: number; total: string }>;
   readonly totals: ReadonlyArray<{ label: string; amount: string; grand: boolean }>;
   readonly shipTo: readonly string[];
@@ -44,7 +47,7 @@ export function orderConfirmation(
     kind: ORDER_CONFIRMATION,
     id: `${ORDER_CONFIRMATION}.${order.id}`,
     to,
-    subject: `${merchantName}: order ${order.id} confirmed`,
+    subject: `${merchantName}: order ${view.orderName} confirmed`,
     text: confirmationText(view),
     html: confirmationHtml(view),
   };
@@ -56,6 +59,7 @@ export function confirmationView(order: OrderState, merchantName: string, locale
   return {
     merchantName,
     orderId: order.id,
+    orderName: order.number !== undefined ? orderLabel(order.number) : order.id,
     lines: order.line_items
       .filter((l) => l.quantity.original > 0)
       .map((l) => ({ title: l.item.title, quantity: l.quantity.original, total: money(lineTotal(l)) })),
@@ -76,7 +80,7 @@ export function confirmationView(order: OrderState, merchantName: string, locale
 function confirmationText(view: ConfirmationView): string {
   return [
     `Thank you for your order with ${view.merchantName}.`,
-    `Order ${view.orderId}`,
+    `Order ${view.orderName}`,
     "",
     ...view.lines.map((l) => `- ${l.quantity} × ${l.title}: ${l.total}`),
     "",

@@ -20,6 +20,8 @@ export interface IndexLine {
 
 export interface OrderIndexEntry {
   readonly id: string;
+  /** The short order number ("#1001"); absent on orders placed before numbers (and in their older feeds). */
+  readonly number?: number;
   readonly created_at: number;
   readonly status: OrderStatus;
   readonly total: number;
@@ -54,6 +56,7 @@ export function indexEntry(
 ): OrderIndexEntry {
   return {
     id: order.id,
+    ...(order.number !== undefined ? { number: order.number } : {}),
     created_at: order.created_at,
     status: orderStatus(order),
     total: totalOf(order.totals),

@@ -21,7 +21,7 @@ export interface OrderListQuery {
   /** Exclusive upper bound on created_at, ms. */
   readonly to?: number;
   /** An order id (or its beginning, `ord_…`), a buyer email, or an email's beginning. */
-  readonly search?: { kind: "id" | "email" | "email_prefix"; value: string };
+  readonly search?: { kind: "id" | "email" | "email_prefix" | "number"; value: string };
   readonly cursor?: ListCursor;
   readonly limit: number;
 }
@@ -71,6 +71,8 @@ export function parseListQuery(params: URLSearchParams): { query: OrderListQuery
 
 function searchOf(q: string): NonNullable<OrderListQuery["search"]> {
   if (q.startsWith("ord_")) return { kind: "id", value: q };
+  // "#1001" or "1001": the short order number people quote.
+  if (/^#?\d{1,12}$/.test(q)) return { kind: "number", value: q.replace("#", "") };
   return { kind: q.includes("@") ? "email" : "email_prefix", value: q.toLowerCase() };
 }
 
@@ -93,6 +95,8 @@ export function decodeCursor(text: string): ListCursor | undefined {
 /** One order in the list (the index row, without its lines). */
 export interface OrderListRow {
   readonly id: string;
+  /** null: an order placed before numbers. */
+  readonly number: number | null;
   readonly created_at: number;
   readonly status: string;
   readonly total: number;

@@ -4,6 +4,7 @@
  */
 import type { Total } from "../../schemas/ucp/cart";
 import type { CheckoutState } from "../checkout/checkout-state";
+import { orderLabel } from "./order-number";
 
 export interface OrderLine {
   readonly id: string;
@@ -133,6 +134,8 @@ export interface OrderState {
   readonly payment_display?: PaymentDisplay;
   /** Present only when the charge was an authorization to capture at shipment. */
   readonly capture?: CaptureRecord;
+  /** The short order number people read ("#1001", order-number.ts); absent on older orders. */
+  readonly number?: number;
 }
 
 export function orderFromCheckout(
@@ -146,6 +149,8 @@ export function orderFromCheckout(
     webhookVersion?: string;
     /** The charge was an authorization, captured at the first shipment (STRIPE_CAPTURE=manual). */
     captureAtShipment?: boolean;
+    /** The order's short number, given by the store's allocator. */
+    number?: number;
   },
   owner: string,
   now: number,
@@ -189,6 +194,7 @@ export function orderFromCheckout(
     ...(ids.webhookUrl && ids.webhookVersion ? { webhook_version: ids.webhookVersion } : {}),
     ...paymentDisplayOf(checkout),
     ...(ids.chargeId && ids.captureAtShipment ? { capture: { status: "authorized" as const } } : {}),
+    ...(ids.number !== undefined ? { number: ids.number } : {}),
   };
 }
 
@@ -228,6 +234,8 @@ export function orderPayload(order: OrderState, envelope: unknown) {
   return {
     ucp: envelope,
     id: order.id,
+    // The human-readable label (shopping/order.json, both versions): "#1001".
+    ...(order.number !== undefined ? { label: orderLabel(order.number) } : {}),
     checkout_id: order.checkout_id,
     permalink_url: order.permalink_url,
     line_items: order.line_items.map((l) => ({ ...l, status: lineStatus(l.quantity) })),

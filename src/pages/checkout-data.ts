@@ -3,7 +3,9 @@
  * checked against its schema on the way out), typed for rendering, plus the pieces the forms
  * send back whole (update_checkout replaces lines, buyer and context).
  */
+
 import type { ToolPayload } from "./buyer-tools";
+import type { ConfirmationEmail } from "./confirmation-email";
 
 export interface PageTotal {
   readonly type: string;
@@ -74,7 +76,10 @@ export interface PageCheckout {
   readonly context?: Record<string, unknown>;
   readonly fulfillment?: { readonly methods: readonly PageMethod[] };
   readonly discounts?: { readonly codes?: readonly string[]; readonly applied?: readonly PageApplied[] };
-  readonly order?: { readonly id: string; readonly permalink_url: string };
+  /** `label`: the short order number ("#1001"). */
+  readonly order?: { readonly id: string; readonly permalink_url: string; readonly label?: string };
+  /** The page's own: where the confirmation email stands (confirmation-email.ts), once completed. */
+  readonly confirmation_email?: ConfirmationEmail;
   readonly ucp: { readonly payment_handlers?: Record<string, ReadonlyArray<Record<string, unknown>>> };
 }
 

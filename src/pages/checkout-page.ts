@@ -11,6 +11,7 @@ import { runCheckoutAction } from "./checkout-actions";
 import { asCheckout, type PageCheckout } from "./checkout-data";
 import { checkoutPath } from "./checkout-form";
 import { checkoutResponse, type FormState } from "./checkout-view";
+import { withEmailStatus } from "./confirmation-email";
 import type { PageContext } from "./context";
 import { openSession } from "./handoff";
 import { messagePage } from "./layout";
@@ -35,7 +36,8 @@ export async function checkoutPage(ctx: PageContext, token: string): Promise<Res
       "Ask the assistant that sent you here to start a new checkout.",
     );
   }
-  return showCheckout(ctx, token, checkout);
+  // A placed order's confirmation says an email was sent only when one was.
+  return showCheckout(ctx, token, await withEmailStatus(ctx, checkout));
 }
 
 /** The page for a checkout; `state`: after a submit, what was sent and what came of it. */

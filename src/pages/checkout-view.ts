@@ -14,9 +14,11 @@ import { cardInputOf, type PayWay, paymentSection, payWay } from "./checkout-pay
 import { CHECKOUT_SCRIPT } from "./checkout-script";
 import { addressSection, contactSection, shippingSection } from "./checkout-sections";
 import { itemsTable, money, totalsTable } from "./checkout-summary";
+import { confirmationEmailNote } from "./confirmation-email";
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
 import { renderPage } from "./layout";
+import { orderName } from "./order-name";
 import { policySection } from "./policy-links";
 import { STRIPE_CARD_SCRIPT, type StripeCard, stripeNeedsScript } from "./stripe-card-form";
 
@@ -33,7 +35,6 @@ const TEXT = {
   orderPlaced: "Order placed",
   orderNumber: "Order number",
   totalPaid: "Total paid",
-  sentTo: "A confirmation is sent to",
   viewStatus: "View your order status",
   bought: "What you bought",
   expiredTitle: "Checkout expired",
@@ -150,9 +151,9 @@ function confirmationBody(ctx: PageContext, checkout: PageCheckout): SafeHtml {
 ${notices.length > 0 ? html`<div class="notice ok" role="status"><ul class="plain">${notices.map((n) => html`<li>${n.text}</li>`)}</ul></div>` : ""}
 <section class="card confirmation" aria-labelledby="h-order">
 <h2 id="h-order">${TEXT.orderPlaced}</h2>
-${order ? html`<p>${TEXT.orderNumber} <strong class="order-id">${order.id}</strong></p>` : ""}
+${order ? html`<p>${TEXT.orderNumber} <strong class="order-id">${orderName(order)}</strong></p>` : ""}
 <p>${TEXT.totalPaid} <strong>${money(ctx, checkout, totalOf(checkout))}</strong></p>
-${email ? html`<p>${TEXT.sentTo} ${email}.</p>` : ""}
+${confirmationEmailNote(checkout.confirmation_email ?? "none", email)}
 ${link ? html`<p><a class="button" href="${link}">${TEXT.viewStatus}</a></p>` : ""}
 </section>
 <section class="card" aria-labelledby="h-items">

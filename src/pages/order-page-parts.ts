@@ -15,6 +15,8 @@ interface Total {
 /** get_order's payload (shopping/order.json), as far as the page reads it. */
 export interface OrderView {
   readonly id: string;
+  /** The short order number ("#1001"); absent on orders placed before numbers. */
+  readonly label?: string;
   readonly currency?: string;
   readonly line_items: ReadonlyArray<{
     readonly id: string;

@@ -3,12 +3,14 @@
  * sealed token names (whoever placed the order): status, items with fulfilled quantities,
  * totals, shipping address, shipments with tracking links, refunds and cancellations.
  */
+
 import { translator } from "../i18n/translate";
 import { callAsBuyer } from "./buyer-tools";
 import type { PageContext } from "./context";
 import { openSession } from "./handoff";
 import { html } from "./html";
 import { messagePage, renderPage } from "./layout";
+import { orderName } from "./order-name";
 import { orderItems, orderTotals } from "./order-page-items";
 import { adjustmentList, eventList, type OrderView, orderStatus, shippingAddress } from "./order-page-parts";
 
@@ -24,11 +26,11 @@ export async function orderPage(ctx: PageContext, token: string): Promise<Respon
     return messagePage(ctx, 404, t("order.notFound"), t("link.invalid.text"));
   const status = orderStatus(t, order);
   return renderPage(ctx, {
-    title: t("order.titleNumbered", { number: order.id }),
+    title: t("order.titleNumbered", { number: orderName(order) }),
     personal: true,
     body: html`<h1>${t("order.title")}</h1>
 <div class="card fit">
-<p>${t("order.number")} <strong>${order.id}</strong></p>
+<p>${t("order.number")} <strong>${orderName(order)}</strong></p>
 <p>${t("order.status")} <span class="status">${status}</span></p>
 </div>
 ${orderItems(ctx, order)}

@@ -60,6 +60,7 @@ describe("the feed", () => {
     const total = order.totals.find((t: { type: string }) => t.type === "total").amount;
     expect(await row(orderId)).toEqual({
       id: orderId,
+      number: Number(order.label.slice(1)),
       created_at: expect.any(Number),
       status: "processing",
       total,

@@ -77,7 +77,8 @@ describeBrowser("checkout journey: agent hands off, buyer pays in the browser", 
 
     const read = await agent.call("get_checkout", { id: started.id });
     expect(read.status).toBe("completed");
-    expect(read.order.id).toBe(orderId);
+    // The confirmation shows the short order number (the order's label), not the API id.
+    expect(read.order.label).toBe(orderId);
     expect(await link.getAttribute("href")).toBe(read.order.permalink_url);
     expect(read.payment.instruments[0].display).toEqual({ brand: "visa", last_digits: "4242" });
     expect(read.fulfillment.methods[0].groups[0].selected_option_id).toBe("express");

@@ -129,9 +129,10 @@ describeBrowser("console orders", () => {
 
     const page = await signedInPage(await h.desktop(), h.baseUrl);
     await page.getByRole("link", { name: "Orders", exact: true }).click();
-    await page.getByLabel("Order id or buyer email").fill(BUYER_EMAIL);
+    await page.getByLabel("Order number, id or buyer email").fill(BUYER_EMAIL);
     await page.getByRole("button", { name: "Filter" }).click();
-    const link = page.getByRole("link", { name: orderId });
+    // Listed by its short number ("#1001"), the id beneath it.
+    const link = page.getByRole("link", { name: done.order.label, exact: true });
     await link.waitFor();
     const row = page.locator("tr", { has: link });
     await expect(row.textContent()).resolves.toContain("Processing");
@@ -139,7 +140,7 @@ describeBrowser("console orders", () => {
     await screenshot(page, "console-orders");
 
     await link.click();
-    await page.locator("h1", { hasText: orderId }).waitFor();
+    await page.locator("h1", { hasText: done.order.label }).waitFor();
     const ship = page.locator(`form[action="/admin/orders/${orderId}/ship"]`);
     await ship.getByLabel("Carrier").fill("UPS");
     await ship.getByLabel("Tracking number").fill(TRACKING);

@@ -96,16 +96,18 @@ describeBrowser("Stripe's card form on the checkout page", () => {
     await page.getByLabel("3-D Secure test card").check();
     await Promise.all([page.waitForURL(/\?n=placed$/), page.getByRole("button", { name: /^Pay · / }).click()]);
     expect(await page.locator("h1").innerText()).toBe("Thank you for your order");
-    const orderId = await page.locator(".order-id").innerText();
+    // The confirmation names the order by its short number; the console and the API by its id.
+    const label = await page.locator(".order-id").innerText();
     await expectNoSeriousAxeViolations(page);
 
     const intents = intentsOf();
     expect(intents).toHaveLength(1);
     expect(intents[0]?.status).toBe("succeeded");
-    const order = (await (await fetch(`${baseUrl}/admin/orders/${orderId}`, { headers: ADMIN })).json()) as Json;
-    expect(order.charge_id).toBe(intents[0]?.id);
     const seen = await agent.call("get_checkout", { id: checkout.id });
     expect(seen.status).toBe("completed");
+    expect(seen.order.label).toBe(label);
+    const order = (await (await fetch(`${baseUrl}/admin/orders/${seen.order.id}`, { headers: ADMIN })).json()) as Json;
+    expect(order.charge_id).toBe(intents[0]?.id);
   });
 
   it("without JavaScript the page says a card needs it and offers no form", async () => {

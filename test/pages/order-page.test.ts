@@ -15,7 +15,7 @@ describe("order page", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(html).toContain("<h1>Your order</h1>");
-    expect(html).toContain(`<strong>${orderId}</strong>`);
+    expect(html).toContain(`<strong>${order.label}</strong>`);
     expect(html).toContain('<span class="status">Confirmed, preparing to ship</span>');
     expect(html).toContain("Runner Pro - Blue / Size 10");
     expect(html).toContain("0 of 2 shipped");

@@ -155,7 +155,8 @@ describe.skipIf(!seed)("seed 002 checkout examples", () => {
     const reply = await post(request);
     const done = expectCheckout(reply, 3);
     expect(done.status).toBe("completed");
-    expect(Object.keys(done.order).sort()).toEqual(["id", "permalink_url"]);
+    // The seed's id and permalink_url, and the short order number as order_confirmation's `label`.
+    expect(Object.keys(done.order).sort()).toEqual(["id", "label", "permalink_url"]);
     expect(done.order.id).toMatch(/^ord_/);
     expect(reply.body.result.content[0].text).toBe(JSON.stringify(done));
     // The seed's (signed) complete_checkout reply: `{ checkout: { id, status: "completed" } }`.
@@ -179,6 +180,7 @@ describe.skipIf(!seed)("seed 002 checkout examples", () => {
     });
     const done = expectCheckout(reply, 4);
     expect(done.status).toBe("completed");
-    expect(Object.keys(done.order).sort()).toEqual(["id", "permalink_url"]);
+    // The seed's id and permalink_url, and the short order number as order_confirmation's `label`.
+    expect(Object.keys(done.order).sort()).toEqual(["id", "label", "permalink_url"]);
   });
 });

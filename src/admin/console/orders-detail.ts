@@ -169,11 +169,13 @@ export async function orderPage(
     : done
       ? html`<p class="notice ok" role="status">${done}</p>`
       : "";
+  // The short number the buyer quotes ("#1001"), and the UCP id agents and the API use.
+  const label = typeof view.order.label === "string" ? view.order.label : undefined;
   return renderConsole(ctx, {
-    title: `Order ${id}`,
+    title: `Order ${label ?? id}`,
     status: problem?.status ?? 200,
     body: html`<p><a href="/admin/orders">All orders</a></p>
-<h1 class="fit">Order ${id} ${statusBadge(view.status)}</h1>${notice}
+<h1 class="fit">Order ${label ?? id} ${statusBadge(view.status)}</h1>${label ? html`<p class="muted fit">${id}</p>` : ""}${notice}
 <div class="grid">${who(ctx, view)}${timeline(ctx, view)}</div>
 ${paymentCard(ctx, view)}
 ${processorFacts(ctx, view)}${lines(ctx, view.order)}${webhooks(ctx, view)}${actionForms(ctx, view)}`,

@@ -6,6 +6,7 @@
 
 import { ORDER_STATUSES } from "../../order/index-entry";
 import type { OrderListPage } from "../../order/index-query";
+import { orderLabel } from "../../order/order-number";
 import { html, type SafeHtml } from "../../pages/html";
 import { listOrders } from "../orders";
 import { consoleCsrfInput, renderConsole } from "./layout";
@@ -18,7 +19,7 @@ function filterForm(params: URLSearchParams): SafeHtml {
   const status = params.get("status") ?? "";
   return html`<form class="card" method="get" action="/admin/orders" role="search" aria-label="Filter orders">
 <div class="row">
-<div><label for="f-q">Order id or buyer email</label><input id="f-q" name="q" type="search" value="${params.get("q") ?? ""}" maxlength="320" autocomplete="off"></div>
+<div><label for="f-q">Order number, id or buyer email</label><input id="f-q" name="q" type="search" value="${params.get("q") ?? ""}" maxlength="320" autocomplete="off"></div>
 <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">Any</option>${ORDER_STATUSES.map(
     (s) => html`<option value="${s}"${s === status ? html` selected` : ""}>${STATUS_LABELS[s]}</option>`,
   )}</select></div>
@@ -34,7 +35,7 @@ function table(ctx: ConsoleContext, page: OrderListPage): SafeHtml {
 <thead><tr><th scope="col">Order</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col">Buyer</th><th scope="col">Platform</th><th scope="col" class="num">Total</th></tr></thead>
 <tbody>${page.orders.map(
     (o) => html`<tr>
-<td class="fit"><a href="/admin/orders/${o.id}">${o.id}</a>${o.webhook_failures > 0 ? html` <span class="status" title="Webhook delivery attempts that failed">${o.webhook_failures} webhook failures</span>` : ""}</td>
+<td class="fit"><a href="/admin/orders/${o.id}">${o.number !== null ? orderLabel(o.number) : o.id}</a>${o.number !== null ? html`<br><span class="muted">${o.id}</span>` : ""}${o.webhook_failures > 0 ? html` <span class="status" title="Webhook delivery attempts that failed">${o.webhook_failures} webhook failures</span>` : ""}</td>
 <td>${dateTime(ctx, o.created_at)}</td>
 <td>${statusBadge(o.status)}</td>
 <td class="fit">${o.buyer_email ?? html`<span class="muted">none</span>`}</td>
