@@ -139,7 +139,7 @@ describeBrowser("Embedded Checkout: a host on another origin embeds the checkout
     for (const own of ["#payment-section", "#address-section"]) {
       if ((await frame.locator(own).count()) > 0) expect(await frame.locator(own).isVisible(), own).toBe(false);
     }
-    await expectNoSeriousAxeViolations(frame as unknown as Page);
+    await expectNoSeriousAxeViolations(frame);
     await screenshot(page, "embedded-checkout");
 
     // The host's address picker: the page applies it and says what changed, totals last.
@@ -184,7 +184,7 @@ describeBrowser("Embedded Checkout: a host on another origin embeds the checkout
     const confirmation = checkoutFrame(page, h.baseUrl);
     await confirmation.locator("h1").waitFor();
     expect(await confirmation.locator("h1").innerText()).toBe("Thank you for your order");
-    await expectNoSeriousAxeViolations(confirmation as unknown as Page);
+    await expectNoSeriousAxeViolations(confirmation);
     expect((await methods(page)).filter((m) => m === "ec.complete")).toHaveLength(1);
     await page.close();
   });
