@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { formatMoney } from "../../src/pages/money";
 import { ADDRESS, checkoutCall, type Json, readyCheckout, tool } from "../helpers/checkout";
+import { shownFields } from "../helpers/checkout-form";
 import { PROFILES } from "../helpers/mcp";
 import { type Browser, decodeEntities, getPage, pathOf, submit } from "../helpers/pages";
 
@@ -58,23 +59,6 @@ function theForm(html: string): string {
   const forms = html.match(/<form\b[\s\S]*?<\/form>/g) ?? [];
   expect(forms).toHaveLength(1);
   return forms[0] as string;
-}
-
-/** What a browser would send from the form as shown: every named field's value (checked radios, selected options). */
-function shownFields(form: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const input of form.match(/<input\b[^>]*>/g) ?? []) {
-    const name = /name="([^"]*)"/.exec(input)?.[1];
-    if (!name || /type="hidden"/.test(input)) continue;
-    if (/type="radio"/.test(input) && !/ checked/.test(input)) continue;
-    out[name] = decodeEntities(/value="([^"]*)"/.exec(input)?.[1] ?? "");
-  }
-  for (const select of form.match(/<select\b[\s\S]*?<\/select>/g) ?? []) {
-    const name = /name="([^"]*)"/.exec(select)?.[1] as string;
-    out[name] =
-      /<option value="([^"]*)" selected>/.exec(select)?.[1] ?? /<option value="([^"]*)"/.exec(select)?.[1] ?? "";
-  }
-  return out;
 }
 
 /** The value an input shows in `html`. */
