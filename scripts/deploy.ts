@@ -3,7 +3,8 @@
  * settings as a deployed store needs them, writes its discovery (every version's profile),
  * then runs `wrangler deploy` for that store. Nothing is deployed while any setting is wrong
  * or a required secret (ID_SIGNING_KEY) is not set; `--dry-run` skips the secret check, with
- * a note.
+ * a note. A stray `--` (`npm run deploy -- --env b -- --dry-run`) is dropped and what follows it
+ * read as usual, so wrangler never sees `--dry-run` as a file name (store-args.ts).
  * UCP_WRANGLER_BIN names another wrangler binary (the tests use a stand-in).
  */
 import { spawnSync } from "node:child_process";

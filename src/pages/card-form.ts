@@ -4,14 +4,16 @@
  * field error. The number itself is never stored, logged or sent on: only the brand and last
  * four digits go into the instrument's `display`.
  */
+
+import type { MessageKey } from "../i18n/messages/en";
 import { TEST_TOKENS } from "../payment/processor";
 import type { NoticeCode } from "./checkout-notices";
 
 /** Documented test cards (docs: /ucp/payment/test) → the test handler's tokens. */
-export const TEST_CARDS: ReadonlyArray<{ number: string; token: string; outcome: string }> = [
-  { number: "4242424242424242", token: TEST_TOKENS.success, outcome: "pays" },
-  { number: "4000000000000002", token: TEST_TOKENS.decline, outcome: "is declined" },
-  { number: "4000002760003184", token: TEST_TOKENS.requiresAction, outcome: "asks for 3-D Secure verification" },
+export const TEST_CARDS: ReadonlyArray<{ number: string; token: string; outcome: MessageKey }> = [
+  { number: "4242424242424242", token: TEST_TOKENS.success, outcome: "checkout.testCard.pays" },
+  { number: "4000000000000002", token: TEST_TOKENS.decline, outcome: "checkout.testCard.declined" },
+  { number: "4000002760003184", token: TEST_TOKENS.requiresAction, outcome: "checkout.testCard.verifies" },
 ];
 
 export interface CardEntry {

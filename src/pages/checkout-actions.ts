@@ -5,6 +5,7 @@
  * order, a 3-D Secure step or a closed session redirect (with short codes, never what was typed).
  * The card number goes nowhere but into the choice of test token.
  */
+import { translator } from "../i18n/translate";
 import { type BuyerCallFailure, callAsBuyer, type ToolPayload } from "./buyer-tools";
 import { testCardCredential } from "./card-form";
 import { errorOf, readCheckoutForm } from "./checkout-changes";
@@ -49,6 +50,7 @@ async function submit(
   action: CheckoutAction,
   key: string,
 ): Promise<Submitted> {
+  const t = translator(ctx);
   const values = valuesOfForm(form, checkout);
   const read = readCheckoutForm(ctx, checkout, form, values, action);
   const errors = [...read.errors];
@@ -61,7 +63,7 @@ async function submit(
       { id, checkout: read.update },
       { handoff: true, idempotencyKey: key },
     );
-    if (!sent.ok) errors.push(errorOf(failureNotice(sent.error)));
+    if (!sent.ok) errors.push(errorOf(t, failureNotice(sent.error)));
     else if (hasCode(sent.value, "invalid_status") || !asCheckout(sent.value))
       return { redirect: withNotices("", ["closed"]) };
     else current = asCheckout(sent.value) as PageCheckout;
@@ -74,17 +76,17 @@ async function submit(
   const cardTyped = ["card_number", "card_expiry", "card_cvc", "card_name"].some((n) => values[n]);
   const card =
     testWay && (action === "pay" || (action === "continue" && cardTyped)) ? checkCard(ctx, values) : undefined;
-  if (card && !card.ok) errors.push(...card.problems.map(errorOf));
+  if (card && !card.ok) errors.push(...card.problems.map((p) => errorOf(t, p)));
 
   if (action === "pay" && errors.length === 0) {
     const shown = Number(field(form, SHOWN_TOTAL_FIELD, 16));
     if (current.status !== "ready_for_complete") {
-      if (!(current.messages ?? []).some((m) => m.type === "error")) errors.push(errorOf("not_ready"));
+      if (!(current.messages ?? []).some((m) => m.type === "error")) errors.push(errorOf(t, "not_ready"));
     } else if (read.addedCode) {
       // A new code changes what is paid: the buyer sees the new total before paying it.
       if (!applied) notices.push("saved");
     } else if (totalOf(current) !== shown) {
-      errors.push({ text: `The total is now ${money(ctx, current, totalOf(current))}. Check it, then press Pay.` });
+      errors.push({ text: t("checkout.totalChanged", { total: money(ctx, current, totalOf(current)) }) });
     } else {
       const paid = await pay(ctx, id, current, form, key, card?.ok ? card.instrument : undefined);
       if ("redirect" in paid) return paid;
@@ -100,9 +102,10 @@ async function submit(
     state: {
       values: shownValues(values, current, errors),
       feedback: buildFeedback({
+        t,
         checkout: current,
         pageErrors: errors,
-        notices: notices.map((n) => NOTICES[n].text),
+        notices: notices.map((n) => t(NOTICES[n].key)),
         demand: action !== "apply",
         submitted: true,
         cardInput: cardInputOf(payWay(ctx, current, undefined)),
@@ -158,19 +161,21 @@ async function pay(
   key: string,
   card: { token: string; display: { brand: string; last_digits: string } } | undefined,
 ): Promise<Paid> {
+  const t = translator(ctx);
   const handlerId = field(form, "handler_id", 128);
   const handler = paymentHandlers(checkout).find((h) => h.id === handlerId);
-  if (!handler) return { errors: [errorOf("handler")] };
+  if (!handler) return { errors: [errorOf(t, "handler")] };
   if (stripePageHandler(ctx.config, checkout)?.id === handler.id) {
     // Stripe's card form: the browser confirmed the PaymentIntent; only its id comes here.
     const intent = field(form, "payment_intent", 255);
-    if (!intent) return { errors: [errorOf("card_needs_script")] };
+    if (!intent) return { errors: [errorOf(t, "card_needs_script")] };
     const instrument = await stripeCardInstrument(ctx, handler, intent);
-    if (!instrument) return { errors: [errorOf("not_placed")] };
+    if (!instrument) return { errors: [errorOf(t, "not_placed")] };
     return complete(ctx, id, key, instrument, "payment-section");
   }
-  if (!ctx.config.paymentTestMode || handler.config?.test_mode !== true) return { errors: [errorOf("payments_off")] };
-  if (!card) return { errors: [errorOf("card_number")] };
+  if (!ctx.config.paymentTestMode || handler.config?.test_mode !== true)
+    return { errors: [errorOf(t, "payments_off")] };
+  if (!card) return { errors: [errorOf(t, "card_number")] };
   const instrument = {
     id: "instr_checkout_page",
     handler_id: handler.id,
@@ -195,7 +200,8 @@ async function complete(
     { id, checkout: { payment: { instruments: [instrument] } } },
     { handoff: true, idempotencyKey: key },
   );
-  if (!done.ok) return { errors: [errorOf(failureNotice(done.error))] };
+  const t = translator(ctx);
+  if (!done.ok) return { errors: [errorOf(t, failureNotice(done.error))] };
   const result = asCheckout(done.value);
   if (result?.status === "completed") return { redirect: withNotices("", ["placed"]) };
   if (hasCode(done.value, "requires_3ds")) return { redirect: "/verify" };
@@ -209,7 +215,7 @@ async function complete(
         : hasCode(done.value, "payments_not_configured")
           ? "payments_off"
           : "not_placed";
-  const error = errorOf(code);
+  const error = errorOf(t, code);
   // The decline points at the card the buyer can change.
   const shown = code === "declined" ? { ...error, input: cardInput } : error;
   return { errors: [shown], ...(result ? { checkout: result } : {}) };

@@ -4,6 +4,8 @@
  * update replaces them; fulfillment and codes only when they changed). Nothing that fails a
  * check is sent, and nothing that passes is held back because another field failed.
  */
+
+import { type Translate, translator } from "../i18n/translate";
 import { shippingCountries } from "./checkout-countries";
 import { type PageCheckout, selectedDestination, shippingMethod, unchangedUpdate } from "./checkout-data";
 import { sameCode } from "./checkout-discounts";
@@ -34,9 +36,9 @@ export interface ReadForm {
   readonly addedCode?: string;
 }
 
-export function errorOf(code: NoticeCode): PageError {
+export function errorOf(t: Translate, code: NoticeCode): PageError {
   const notice = NOTICES[code];
-  return { text: notice.text, ...("input" in notice ? { input: notice.input } : {}) };
+  return { text: t(notice.key), ...("input" in notice ? { input: notice.input } : {}) };
 }
 
 /** Key order does not make two objects differ. */
@@ -54,11 +56,11 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
 }
 
-function buyerOf(checkout: PageCheckout, values: FormValues, demand: boolean, errors: PageError[]) {
+function buyerOf(t: Translate, checkout: PageCheckout, values: FormValues, demand: boolean, errors: PageError[]) {
   const email = values["contact-email"] ?? "";
   const valid = email.length <= 320 && EMAIL.test(email);
-  if (!email && demand) errors.push(errorOf("email_missing"));
-  if (email && !valid) errors.push(errorOf("email"));
+  if (!email && demand) errors.push(errorOf(t, "email_missing"));
+  if (email && !valid) errors.push(errorOf(t, "email"));
   const before = checkout.buyer ?? {};
   const buyer: Record<string, unknown> = Object.fromEntries(
     Object.entries(before).filter(([k]) => !CONTACT_KEYS.has(k)),
@@ -91,7 +93,8 @@ function destinationOf(
   if (!country) problems.push("country_missing");
   else if (choices.length > 0 && !choices.some((c) => c.code === country)) problems.push("country");
   if (problems.length > 0) {
-    errors.push(...problems.map(errorOf));
+    const t = translator(ctx);
+    errors.push(...problems.map((p) => errorOf(t, p)));
     return undefined;
   }
   const destination: Record<string, string> = { address_country: country };
@@ -114,7 +117,7 @@ function fulfillmentOf(checkout: PageCheckout, destination: Record<string, strin
   return { methods: [{ id: method?.id, type: "shipping", groups }] };
 }
 
-function linesOf(checkout: PageCheckout, form: FormData, values: FormValues, errors: PageError[]) {
+function linesOf(t: Translate, checkout: PageCheckout, form: FormData, values: FormValues, errors: PageError[]) {
   const removed = field(form, REMOVE_LINE_FIELD, 64);
   const lines: Array<{ id: string; item: { id: string }; quantity: number }> = [];
   for (const line of checkout.line_items) {
@@ -122,7 +125,7 @@ function linesOf(checkout: PageCheckout, form: FormData, values: FormValues, err
     const written = values[input] ?? "";
     let quantity = line.id === removed ? 0 : written === "" ? line.quantity : Number(written);
     if (!Number.isInteger(quantity) || quantity < 0 || quantity > 999) {
-      errors.push({ text: NOTICES.quantity.text, input });
+      errors.push({ text: t(NOTICES.quantity.key), input });
       quantity = line.quantity;
     }
     if (quantity > 0) lines.push({ id: line.id, item: { id: line.item.id }, quantity });
@@ -148,10 +151,11 @@ export function readCheckoutForm(
   values: FormValues,
   action: CheckoutAction,
 ): ReadForm {
+  const t = translator(ctx);
   const errors: PageError[] = [];
   const demand = action !== "apply";
-  const lines = linesOf(checkout, form, values, errors);
-  const buyer = buyerOf(checkout, values, demand, errors);
+  const lines = linesOf(t, checkout, form, values, errors);
+  const buyer = buyerOf(t, checkout, values, demand, errors);
   const destination = destinationOf(ctx, checkout, values, demand, errors);
   const fulfillment = fulfillmentOf(checkout, destination, values);
   const codes = codesOf(checkout, form, values);

@@ -4,14 +4,11 @@
  * to the field (aria-describedby, aria-invalid); what is still needed before paying as a
  * neutral list by the button, never as red errors before the buyer has typed anything.
  */
+import type { Translate } from "../i18n/translate";
 import type { PageCheckout, PageMessage } from "./checkout-data";
 import { ADDRESS, CODE_FIELD, CONTACT, COUNTRY, quantityField } from "./checkout-fields";
 import { html, type SafeHtml } from "./html";
-
-const TEXT = {
-  summaryTitle: "Please check the following",
-  errorPrefix: "Error: ",
-};
+import { messageText } from "./tool-messages";
 
 export interface PageError {
   readonly text: string;
@@ -27,6 +24,8 @@ export interface Feedback {
   readonly needed: readonly string[];
   /** A submit made this page: focus moves to the summary. */
   readonly submitted: boolean;
+  /** The store's language, for the words the summary and the fields add. */
+  readonly t: Translate;
 }
 
 /** The store's "this is still missing" messages: needs while nobody asked, errors after Continue. */
@@ -55,6 +54,7 @@ export function inputFor(message: PageMessage, checkout: PageCheckout, cardInput
 }
 
 export interface FeedbackInput {
+  readonly t: Translate;
   readonly checkout: PageCheckout;
   /** The page's own checks of what was sent (first, in the form's order). */
   readonly pageErrors?: readonly PageError[];
@@ -75,17 +75,18 @@ export function buildFeedback(input: FeedbackInput): Feedback {
     // The closed states' own note (expired) is said by the page itself, not repeated.
     if (!message.content || message.code === "expired") continue;
     const where = inputFor(message, input.checkout, input.cardInput);
+    const text = messageText(input.t, message, input.checkout.line_items);
     if (NEEDS.has(message.code ?? "") && !input.demand) {
-      needed.push(message.content);
+      needed.push(text);
       continue;
     }
     if (message.type === "error" || message.type === "warning") {
       // The page already said what is wrong with this field, in words about the field.
       if (where && flagged.has(where) && NEEDS.has(message.code ?? "")) continue;
-      errors.push({ text: message.content, ...(where ? { input: where } : {}) });
-    } else notices.push(message.content);
+      errors.push({ text, ...(where ? { input: where } : {}) });
+    } else notices.push(text);
   }
-  return { errors, notices, needed, submitted: input.submitted ?? false };
+  return { errors, notices, needed, submitted: input.submitted ?? false, t: input.t };
 }
 
 function errorId(input: string): string {
@@ -103,7 +104,7 @@ export function fieldAttrs(feedback: Feedback | undefined, input: string, hintId
 export function fieldError(feedback: Feedback | undefined, input: string): SafeHtml | "" {
   const mine = feedback?.errors.filter((e) => e.input === input) ?? [];
   if (mine.length === 0) return "";
-  return html`<p class="field-error" id="${errorId(input)}"><span class="visually-hidden">${TEXT.errorPrefix}</span>${mine.map((e, i) => html`${i > 0 ? " " : ""}${e.text}`)}</p>`;
+  return html`<p class="field-error" id="${errorId(input)}"><span class="visually-hidden">${feedback?.t("checkout.errorPrefix") ?? ""} </span>${mine.map((e, i) => html`${i > 0 ? " " : ""}${e.text}`)}</p>`;
 }
 
 /**
@@ -113,7 +114,7 @@ export function fieldError(feedback: Feedback | undefined, input: string): SafeH
 export function errorSummary(feedback: Feedback): SafeHtml | "" {
   if (feedback.errors.length === 0) return "";
   return html`<div class="notice error error-summary" id="error-summary" role="alert" tabindex="-1" aria-labelledby="error-summary-title"${feedback.submitted ? html` autofocus` : ""}>
-<h2 id="error-summary-title">${TEXT.summaryTitle}</h2>
+<h2 id="error-summary-title">${feedback.t("checkout.checkFollowing")}</h2>
 <ul>${feedback.errors.map((e) => html`<li>${e.input ? html`<a href="#${e.input}">${e.text}</a>` : e.text}</li>`)}</ul>
 </div>`;
 }

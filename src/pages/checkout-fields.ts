@@ -1,8 +1,9 @@
 /**
  * The one checkout form's fields and the values they show: from the checkout as get_checkout
  * returned it, or, after a submit, from what the buyer sent (no submit drops a field). Input
- * names are their ids. Labels are plain literals here, in one place.
+ * names are their ids. Labels are message keys (src/i18n), in one place.
  */
+import type { MessageKey } from "../i18n/messages/en";
 import { TEST_CARDS } from "./card-form";
 import { type PageCheckout, selectedDestination, shippingMethod } from "./checkout-data";
 import { field } from "./context";
@@ -12,7 +13,7 @@ export interface TextField {
   readonly id: string;
   /** The buyer's or the destination's property it edits. */
   readonly key: string;
-  readonly label: string;
+  readonly label: MessageKey;
   readonly autocomplete: string;
   readonly type?: string;
   readonly required?: boolean;
@@ -20,17 +21,37 @@ export interface TextField {
 }
 
 export const CONTACT: readonly TextField[] = [
-  { id: "contact-email", key: "email", label: "Email", autocomplete: "email", type: "email", required: true, max: 320 },
-  { id: "contact-phone_number", key: "phone_number", label: "Phone", autocomplete: "tel", type: "tel", max: 64 },
+  {
+    id: "contact-email",
+    key: "email",
+    label: "checkout.field.email",
+    autocomplete: "email",
+    type: "email",
+    required: true,
+    max: 320,
+  },
+  {
+    id: "contact-phone_number",
+    key: "phone_number",
+    label: "checkout.field.phone",
+    autocomplete: "tel",
+    type: "tel",
+    max: 64,
+  },
 ];
 
 export const ADDRESS: readonly TextField[] = [
-  { id: "address-first_name", key: "first_name", label: "First name", autocomplete: "shipping given-name" },
-  { id: "address-last_name", key: "last_name", label: "Last name", autocomplete: "shipping family-name" },
+  {
+    id: "address-first_name",
+    key: "first_name",
+    label: "checkout.field.firstName",
+    autocomplete: "shipping given-name",
+  },
+  { id: "address-last_name", key: "last_name", label: "checkout.field.lastName", autocomplete: "shipping family-name" },
   {
     id: "address-street_address",
     key: "street_address",
-    label: "Street address",
+    label: "checkout.field.street",
     autocomplete: "shipping address-line1",
     required: true,
     max: 300,
@@ -38,27 +59,27 @@ export const ADDRESS: readonly TextField[] = [
   {
     id: "address-extended_address",
     key: "extended_address",
-    label: "Apartment, suite, floor",
+    label: "checkout.field.extended",
     autocomplete: "shipping address-line2",
     max: 300,
   },
   {
     id: "address-address_locality",
     key: "address_locality",
-    label: "City",
+    label: "checkout.field.city",
     autocomplete: "shipping address-level2",
     required: true,
   },
   {
     id: "address-address_region",
     key: "address_region",
-    label: "State, province or region",
+    label: "checkout.field.region",
     autocomplete: "shipping address-level1",
   },
   {
     id: "address-postal_code",
     key: "postal_code",
-    label: "Postal code",
+    label: "checkout.field.postalCode",
     autocomplete: "shipping postal-code",
     max: 32,
   },
@@ -67,7 +88,7 @@ export const ADDRESS: readonly TextField[] = [
 export const COUNTRY: TextField = {
   id: "address-address_country",
   key: "address_country",
-  label: "Country",
+  label: "checkout.field.country",
   autocomplete: "shipping country",
   required: true,
   max: 64,

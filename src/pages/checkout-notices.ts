@@ -3,53 +3,42 @@
  * the page itself (the buyer's values kept); the few that redirect (post/redirect/get) carry
  * only these codes (`?n=placed`), never what the buyer typed: URLs end up in histories and logs.
  */
+import type { MessageKey } from "../i18n/messages/en";
 
 export interface Notice {
   readonly tone: "ok" | "error";
-  readonly text: string;
+  /** Its words, in the store's language (src/i18n). */
+  readonly key: MessageKey;
   /** The input (id) this notice is about (the summary links there). */
   readonly input?: string;
 }
 
 export const NOTICES = {
-  placed: { tone: "ok", text: "Thank you! Your order is placed." },
-  saved: { tone: "ok", text: "Your details are saved." },
-  ready: { tone: "ok", text: "Everything is in. Check the total, then press Pay." },
-  code_applied: { tone: "ok", text: "Discount code applied. Check the new total, then press Pay." },
-  form_expired: {
-    tone: "error",
-    text: "That form was already sent. Check the page as it is now and try again.",
-  },
-  closed: { tone: "error", text: "This checkout can no longer be changed." },
-  invalid: { tone: "error", text: "Something in the form did not look right. Check it and try again." },
-  try_again: { tone: "error", text: "The store could not do that just now. Please try again." },
-  quantity: { tone: "error", text: "Quantities are whole numbers from 0 to 999." },
-  email_missing: { tone: "error", text: "Enter your email address.", input: "contact-email" },
-  email: { tone: "error", text: "Enter an email address like name@example.com.", input: "contact-email" },
-  street_missing: { tone: "error", text: "Enter the street address.", input: "address-street_address" },
-  city_missing: { tone: "error", text: "Enter the city.", input: "address-address_locality" },
-  country_missing: { tone: "error", text: "Choose a country.", input: "address-address_country" },
-  country: { tone: "error", text: "Choose a country from the list.", input: "address-address_country" },
-  card_number: {
-    tone: "error",
-    text: "This store is in test mode: use a test card number listed below.",
-    input: "card_number",
-  },
-  card_expiry: { tone: "error", text: "Enter the expiry date as MM/YY, not in the past.", input: "card_expiry" },
-  card_cvc: { tone: "error", text: "Enter the 3 or 4 digit security code.", input: "card_cvc" },
-  card_name: { tone: "error", text: "Enter the name on the card.", input: "card_name" },
-  declined: { tone: "error", text: "The payment was declined and nothing was charged. Try another card." },
-  not_ready: {
-    tone: "error",
-    text: "The order cannot be placed yet: fill in the details this page asks for first.",
-  },
-  payments_off: { tone: "error", text: "This store cannot take payments yet." },
-  handler: { tone: "error", text: "That way of paying is not offered for this checkout." },
-  card_needs_script: {
-    tone: "error",
-    text: "Paying by card on this page needs JavaScript: the card form is Stripe's.",
-  },
-  not_placed: { tone: "error", text: "The order was not placed. Check the messages on this page and try again." },
+  placed: { tone: "ok", key: "checkout.notice.placed" },
+  saved: { tone: "ok", key: "checkout.notice.saved" },
+  ready: { tone: "ok", key: "checkout.notice.ready" },
+  code_applied: { tone: "ok", key: "checkout.notice.codeApplied" },
+  form_expired: { tone: "error", key: "checkout.notice.formExpired" },
+  closed: { tone: "error", key: "checkout.notice.closed" },
+  invalid: { tone: "error", key: "checkout.notice.invalid" },
+  try_again: { tone: "error", key: "checkout.notice.tryAgain" },
+  quantity: { tone: "error", key: "checkout.notice.quantity" },
+  email_missing: { tone: "error", key: "checkout.notice.emailMissing", input: "contact-email" },
+  email: { tone: "error", key: "checkout.notice.email", input: "contact-email" },
+  street_missing: { tone: "error", key: "checkout.notice.streetMissing", input: "address-street_address" },
+  city_missing: { tone: "error", key: "checkout.notice.cityMissing", input: "address-address_locality" },
+  country_missing: { tone: "error", key: "checkout.notice.countryMissing", input: "address-address_country" },
+  country: { tone: "error", key: "checkout.notice.country", input: "address-address_country" },
+  card_number: { tone: "error", key: "checkout.notice.cardNumber", input: "card_number" },
+  card_expiry: { tone: "error", key: "checkout.notice.cardExpiry", input: "card_expiry" },
+  card_cvc: { tone: "error", key: "checkout.notice.cardCvc", input: "card_cvc" },
+  card_name: { tone: "error", key: "checkout.notice.cardName", input: "card_name" },
+  declined: { tone: "error", key: "checkout.notice.declined" },
+  not_ready: { tone: "error", key: "checkout.notice.notReady" },
+  payments_off: { tone: "error", key: "checkout.notice.paymentsOff" },
+  handler: { tone: "error", key: "checkout.notice.handler" },
+  card_needs_script: { tone: "error", key: "checkout.notice.cardNeedsScript" },
+  not_placed: { tone: "error", key: "checkout.notice.notPlaced" },
 } as const satisfies Record<string, Notice>;
 
 export type NoticeCode = keyof typeof NOTICES;

@@ -4,7 +4,9 @@
  * the form through the same tools an agent calls (checkout-actions.ts) and answers with the
  * page (the buyer's values kept), or redirects once the order is placed.
  */
+
 import { embeddableCheckout, embeddedCall, isEmbeddedCall, keepEmbedded, readCheckoutForm } from "../embedded/hooks";
+import { translator } from "../i18n/translate";
 import { callAsBuyer } from "./buyer-tools";
 import { currentCart } from "./cart-page-cookie";
 import { runCheckoutAction } from "./checkout-actions";
@@ -23,18 +25,15 @@ export async function checkoutPage(ctx: PageContext, token: string): Promise<Res
   if (!opened.ok) return opened.response;
   const read = await callAsBuyer(ctx, "get_checkout", { id: opened.id }, { handoff: true });
   if (!read.ok) {
-    return messagePage(ctx, 503, "Please try again", "The checkout could not be loaded just now.", {
+    const t = translator(ctx);
+    return messagePage(ctx, 503, t("page.unavailable.title"), t("checkout.loadFailed"), {
       "retry-after": "5",
     });
   }
   const checkout = asCheckout(read.value);
   if (!checkout) {
-    return messagePage(
-      ctx,
-      404,
-      "This checkout is no longer available",
-      "Ask the assistant that sent you here to start a new checkout.",
-    );
+    const t = translator(ctx);
+    return messagePage(ctx, 404, t("checkout.gone.title"), t("checkout.gone.text"));
   }
   // A placed order's confirmation says an email was sent only when one was.
   return showCheckout(ctx, token, await withEmailStatus(ctx, checkout));
@@ -68,7 +67,7 @@ export async function checkoutAction(ctx: PageContext, token: string): Promise<R
   if (!opened.ok) return opened.response;
   if (isEmbeddedCall(ctx.request)) return embeddedCall(ctx, opened.id);
   const form = await readCheckoutForm(ctx, opened.id);
-  if (!form) return messagePage(ctx, 403, "This form has expired", "Reload the page and try again.");
+  if (!form) return messagePage(ctx, 403, translator(ctx)("form.expired.title"), translator(ctx)("form.expired.text"));
   const done = await runCheckoutAction(ctx, opened.id, form);
   if ("redirect" in done) return keepEmbedded(ctx, seeOther(`${checkoutPath(token)}${done.redirect}`));
   return showCheckout(ctx, token, done.checkout, done.state, done.failed ? 422 : 200);

@@ -5,6 +5,7 @@
  * checkout waiting on 3-D Secure links to its challenge; a store with no live handler says it
  * cannot take payments. The section has no button: the page's one button pays.
  */
+import { type Translate, translator } from "../i18n/translate";
 import { groupDigits, TEST_CARDS } from "./card-form";
 import { messagesOf, type PageCheckout, type PageHandler, paymentHandlers } from "./checkout-data";
 import { type Feedback, fieldAttrs, fieldError } from "./checkout-feedback";
@@ -13,22 +14,6 @@ import { checkoutPath } from "./checkout-form";
 import type { PageContext } from "./context";
 import { html, type SafeHtml } from "./html";
 import { type StripeCard, stripeCardBody } from "./stripe-card-form";
-
-const TEXT = {
-  title: "Payment",
-  testMode: "Test mode: no money moves. Pay with a test card.",
-  testCards: "Test card numbers",
-  anyExpiry: "Any future expiry date, any 3 digit security code.",
-  cardNumber: "Card number",
-  expiry: "Expiry (MM/YY)",
-  cvc: "Security code",
-  name: "Name on card",
-  verifyAsk: "Your bank asks you to confirm this payment.",
-  verify: "Verify the payment",
-  elsewhere: (names: string) =>
-    `This store takes payment through your assistant (${names}): it cannot be paid on this page.`,
-  none: "This store has not set up payments yet, so no order can be placed. Nothing will be charged.",
-};
 
 /** How this checkout can be paid on the page. */
 export type PayWay =
@@ -63,24 +48,24 @@ function cardField(
 ${fieldError(feedback, id)}<input id="${id}" name="${id}" value="${value}" ${attrs}${fieldAttrs(feedback, id, hintId)}>`;
 }
 
-function testCards(): SafeHtml {
-  return html`<details class="test-cards"><summary>${TEXT.testCards}</summary><ul>${TEST_CARDS.map(
-    (c) => html`<li><code>${groupDigits(c.number)}</code> ${c.outcome}</li>`,
-  )}</ul><p class="muted">${TEXT.anyExpiry}</p></details>`;
+function testCards(t: Translate): SafeHtml {
+  return html`<details class="test-cards"><summary>${t("checkout.testCards")}</summary><ul>${TEST_CARDS.map(
+    (c) => html`<li><code>${groupDigits(c.number)}</code> ${t(c.outcome)}</li>`,
+  )}</ul><p class="muted">${t("checkout.anyExpiry")}</p></details>`;
 }
 
-function cardFields(handler: PageHandler, values: FormValues, feedback: Feedback | undefined): SafeHtml {
+function cardFields(t: Translate, handler: PageHandler, values: FormValues, feedback: Feedback | undefined): SafeHtml {
   const shown = cardValuesToShow(values);
   const v = (name: string) => shown[name] ?? "";
   return html`<input type="hidden" name="handler_id" value="${handler.id}">
-<p class="notice">${TEXT.testMode}</p>
-${testCards()}
-${cardField("card_number", TEXT.cardNumber, html`inputmode="numeric" autocomplete="cc-number" maxlength="23" aria-required="true"`, v("card_number"), feedback)}
+<p class="notice">${t("checkout.testMode")}</p>
+${testCards(t)}
+${cardField("card_number", t("checkout.cardNumber"), html`inputmode="numeric" autocomplete="cc-number" maxlength="23" aria-required="true"`, v("card_number"), feedback)}
 <div class="grid two">
-<div>${cardField("card_expiry", TEXT.expiry, html`autocomplete="cc-exp" maxlength="7" placeholder="MM/YY" aria-required="true"`, v("card_expiry"), feedback)}</div>
-<div>${cardField("card_cvc", TEXT.cvc, html`inputmode="numeric" autocomplete="cc-csc" maxlength="4" aria-required="true"`, v("card_cvc"), feedback)}</div>
+<div>${cardField("card_expiry", t("checkout.cardExpiry"), html`autocomplete="cc-exp" maxlength="7" placeholder="MM/YY" aria-required="true"`, v("card_expiry"), feedback)}</div>
+<div>${cardField("card_cvc", t("checkout.cardCvc"), html`inputmode="numeric" autocomplete="cc-csc" maxlength="4" aria-required="true"`, v("card_cvc"), feedback)}</div>
 </div>
-${cardField("card_name", TEXT.name, html`autocomplete="cc-name" maxlength="200" aria-required="true"`, v("card_name"), feedback)}`;
+${cardField("card_name", t("checkout.cardName"), html`autocomplete="cc-name" maxlength="200" aria-required="true"`, v("card_name"), feedback)}`;
 }
 
 export function paymentSection(
@@ -91,30 +76,31 @@ export function paymentSection(
   values: FormValues,
   feedback: Feedback | undefined,
 ): SafeHtml {
+  const t = translator(ctx);
   let body: SafeHtml;
   switch (way.kind) {
     case "verify":
-      body = html`<p>${TEXT.verifyAsk}</p>
-<p><a class="button" href="${checkoutPath(token)}/verify">${TEXT.verify}</a></p>`;
+      body = html`<p>${t("checkout.verifyAsk")}</p>
+<p><a class="button" href="${checkoutPath(token)}/verify">${t("checkout.verify")}</a></p>`;
       break;
     case "test":
-      body = cardFields(way.handler, values, feedback);
+      body = cardFields(t, way.handler, values, feedback);
       break;
     case "stripe":
       body = stripeCardBody(ctx, checkout, way.card);
       break;
     case "elsewhere":
-      body = html`<p>${TEXT.elsewhere(
-        paymentHandlers(checkout)
+      body = html`<p>${t("checkout.payElsewhere", {
+        names: paymentHandlers(checkout)
           .map((h) => h.name)
           .join(", "),
-      )}</p>`;
+      })}</p>`;
       break;
     default:
-      body = html`<p>${TEXT.none}</p>`;
+      body = html`<p>${t("checkout.noPayments")}</p>`;
   }
   return html`<section class="card" aria-labelledby="h-payment" id="payment-section">
-<h2 id="h-payment">${TEXT.title}</h2>
+<h2 id="h-payment">${t("checkout.payment")}</h2>
 ${way.kind === "test" ? "" : fieldError(feedback, "payment-section")}
 ${body}
 </section>`;

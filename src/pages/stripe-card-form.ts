@@ -7,7 +7,9 @@
  * id, which the completion checks and adopts (stripe-processor.ts). Without JavaScript the
  * page says a card needs it and offers nothing that cannot work.
  */
+
 import type { MerchantConfig } from "../config";
+import { pageLanguage, translator } from "../i18n/translate";
 import { GOOGLE_PAY_HANDLER_ID, STRIPE_HANDLER_ID } from "../payment/stripe-handlers";
 import { type PageIntent, pageIntent, pageIntentDisplay } from "../payment/stripe-page-intent";
 import { DEFAULT_STRIPE_JS_URL, type StripeSettings } from "../payment/stripe-vars";
@@ -92,14 +94,6 @@ export function checkoutCsp(response: Response, ctx: PageContext, card: StripeCa
   return response;
 }
 
-const TEXT = {
-  unavailable: "The card form could not be loaded just now. Reload the page to try again; nothing was charged.",
-  notYet: "Fill in the details this page asks for, then pay by card here.",
-  paid: "Your card payment is confirmed. Place the order to finish.",
-  needsScript:
-    "Paying by card on this page needs JavaScript: the card form is Stripe's. Turn JavaScript on, or pay through your assistant.",
-};
-
 /**
  * The payment section's body for a store paid through Stripe on this page, inside the
  * checkout's one form. The page's Pay button (checkout-view.ts) is hidden until the script
@@ -108,16 +102,18 @@ const TEXT = {
  */
 export function stripeCardBody(ctx: PageContext, _checkout: PageCheckout, card: StripeCard): SafeHtml {
   const { intent } = card;
+  const t = translator(ctx);
   const hidden = html`<input type="hidden" name="handler_id" value="${card.handler.id}">`;
-  if (card.unavailable) return html`<p>${TEXT.unavailable}</p>`;
-  if (!intent) return html`<p class="muted">${TEXT.notYet}</p>`;
+  if (card.unavailable) return html`<p>${t("stripe.unavailable")}</p>`;
+  if (!intent) return html`<p class="muted">${t("stripe.notYet")}</p>`;
   if (intent.paid) {
     // Paid on an earlier visit, the order not placed yet (the page was closed): place it, no JavaScript needed.
     return html`${hidden}<input type="hidden" name="payment_intent" value="${intent.id}">
-<p>${TEXT.paid}</p>`;
+<p>${t("stripe.paid")}</p>`;
   }
-  return html`<div id="stripe-card" data-publishable-key="${card.settings.publishableKey}" data-client-secret="${intent.clientSecret}">
-<p id="stripe-card-fallback">${TEXT.needsScript}</p>
+  // The script's words come with the page (data-msg-*), in the store's language; so does Stripe's form (locale).
+  return html`<div id="stripe-card" data-publishable-key="${card.settings.publishableKey}" data-client-secret="${intent.clientSecret}" data-locale="${pageLanguage(ctx.config.storefront.locale)}" data-msg-not-loaded="${t("stripe.notLoaded")}" data-msg-failed="${t("stripe.failed")}" data-msg-confirming="${t("stripe.confirming")}" data-msg-confirmed="${t("stripe.confirmed")}">
+<p id="stripe-card-fallback">${t("stripe.needsScript")}</p>
 ${hidden}<input type="hidden" name="payment_intent" value="">
 <div id="stripe-payment-element"></div>
 <p id="stripe-card-status" role="status" aria-live="polite"></p>
@@ -143,11 +139,11 @@ export const STRIPE_CARD_SCRIPT = `(function () {
   var pay = document.getElementById("pay-button");
   if (!root || !form || !fallback || !pay) return;
   if (typeof Stripe !== "function") {
-    fallback.textContent = "The card form could not be loaded. Reload the page to try again, or pay through your assistant.";
+    fallback.textContent = root.dataset.msgNotLoaded;
     return;
   }
   var stripe = Stripe(root.dataset.publishableKey);
-  var elements = stripe.elements({ clientSecret: root.dataset.clientSecret });
+  var elements = stripe.elements({ clientSecret: root.dataset.clientSecret, locale: root.dataset.locale });
   elements.create("payment").mount("#stripe-payment-element");
   fallback.hidden = true;
   pay.hidden = false;
@@ -167,7 +163,7 @@ export const STRIPE_CARD_SCRIPT = `(function () {
   var loaded = snapshot();
   var confirmed = false;
   var failed = function (message) {
-    status.textContent = message || "The payment did not go through. Check the card and try again.";
+    status.textContent = message || root.dataset.msgFailed;
     pay.disabled = false;
   };
   form.addEventListener("submit", function (event) {
@@ -176,12 +172,12 @@ export const STRIPE_CARD_SCRIPT = `(function () {
     if (snapshot() !== loaded) { button.value = "continue"; return; }
     event.preventDefault();
     pay.disabled = true;
-    status.textContent = "Confirming your payment…";
+    status.textContent = root.dataset.msgConfirming;
     stripe.confirmPayment({ elements: elements, redirect: "if_required" }).then(function (result) {
       if (result.error) return failed(result.error.message);
       if (!result.paymentIntent) return failed();
       form.elements.payment_intent.value = result.paymentIntent.id;
-      status.textContent = "Payment confirmed. Placing your order…";
+      status.textContent = root.dataset.msgConfirmed;
       confirmed = true;
       pay.disabled = false;
       form.requestSubmit(pay);

@@ -26,6 +26,8 @@ export function messageText(t: Translate, message: ToolMessage, lines: readonly 
   const line = lineAt(message.path, lines);
   const item = line?.item?.title;
   switch (message.code) {
+    case "test_mode":
+      return t("message.testMode");
     case "quantity_adjusted":
       if (item && typeof line?.quantity === "number")
         return t("message.quantityAdjusted", { item, count: line.quantity });

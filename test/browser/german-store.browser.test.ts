@@ -90,7 +90,43 @@ describeBrowser("a German store whose prices include tax", () => {
       page.getByRole("button", { name: "Zur Kasse" }).click(),
     ]);
     expect(await page.locator("html").getAttribute("lang")).toBe("de");
-    expect(await page.locator(".skip").innerText()).toBe("Zum Inhalt springen");
+    expect(await page.locator("h1").innerText()).toBe("Kasse");
+    expect(await page.locator("#pay-button").innerText()).toBe("Weiter");
+
+    // The buyer fills in the one form in German and pays: the button becomes "Bezahlen · <gross>".
+    await page.getByLabel("E-Mail").fill("kaeufer@example.com");
+    await page.getByLabel("Vorname").fill(BERLIN.first_name);
+    await page.getByLabel("Nachname").fill(BERLIN.last_name);
+    await page.getByLabel("Straße und Hausnummer").fill(BERLIN.street_address);
+    await page.getByLabel("Ort", { exact: true }).fill(BERLIN.address_locality);
+    await page.getByLabel("Postleitzahl").fill(BERLIN.postal_code);
+    await page.getByLabel("Land", { exact: true }).selectOption(BERLIN.address_country);
+    await page.getByLabel("Kartennummer").fill("4242 4242 4242 4242");
+    await page.getByLabel("Ablaufdatum (MM/JJ)").fill("12/34");
+    await page.getByLabel("Prüfnummer").fill("123");
+    await page.getByLabel("Name auf der Karte").fill("Robin Käufer");
+    await page.getByRole("button", { name: "Weiter" }).click();
+    await page
+      .locator("#pay-button")
+      .filter({ hasText: /^Bezahlen · / })
+      .waitFor();
+    const summary = page.locator("#order-totals");
+    expect(await summary.locator("tr.total th").innerText()).toBe("Gesamt");
+    expect(await summary.locator("tr.included th").innerText()).toBe("inkl. VAT (19%)");
+    const gross = await summary.locator("tr.total td").innerText();
+    expect(await page.locator("#pay-button").innerText()).toBe(`Bezahlen · ${gross}`);
+    await expectNoSeriousAxeViolations(page);
+    await screenshot(page, "german-checkout");
+
+    await Promise.all([page.waitForURL(/\?n=placed$/), page.getByRole("button", { name: /^Bezahlen · / }).click()]);
+    expect(await page.locator("h1").innerText()).toBe("Vielen Dank für Ihre Bestellung");
+    await Promise.all([
+      page.waitForURL(/\/orders\//),
+      page.getByRole("link", { name: "Bestellstatus ansehen" }).click(),
+    ]);
+    expect(await page.locator("h1").innerText()).toBe("Ihre Bestellung");
+    expect(await page.locator("table.totals tr.total td.num").innerText()).toBe(gross);
+    expect(await page.locator("table.totals tr.included td").first().innerText()).toBe("inkl. VAT (19%)");
     await expectNoSeriousAxeViolations(page);
   });
 

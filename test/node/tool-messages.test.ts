@@ -37,5 +37,8 @@ describe("messageText", () => {
     expect(
       messageText(translatorFor("de-DE"), { code: "discount_code_invalid", content: "Code SAVE is not valid" }),
     ).toBe("Code SAVE is not valid");
+    expect(messageText(translatorFor("ja-JP"), { code: "test_mode", content: "This store is in test mode" })).toContain(
+      "テストモード",
+    );
   });
 });

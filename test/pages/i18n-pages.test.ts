@@ -64,6 +64,23 @@ describe("a German store (de-DE)", () => {
     expect(html).toContain("Versand und Steuern werden an der Kasse berechnet.");
   });
 
+  it("checkout page: German sections, fields and button", async () => {
+    const started = await tool("create_checkout", {
+      checkout: { line_items: [{ item: { id: "var_abc123_blue_10" }, quantity: 1 }] },
+    });
+    const { status, html } = await pageIn("de-DE", pathOf(started.body.result.structuredContent.continue_url));
+    expect(status).toBe(200);
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain("<h1>Kasse</h1>");
+    expect(html).toContain(">Lieferadresse</h2>");
+    expect(html).toContain('<label for="address-address_locality">Ort</label>');
+    expect(html).toContain('<label for="contact-phone_number">Telefon <span class="muted">(optional)</span></label>');
+    expect(html).toContain(">Weiter</button>");
+    expect(html).toContain(">Rabattcode</label>");
+    expect(html).toContain("Testmodus: Es fließt kein Geld.");
+    expect(html).not.toContain("Shipping address");
+  });
+
   it("order page: German status, labels and a German date", async () => {
     const { orderId } = await placeOrder([{ id: "var_abc123_blue_10", quantity: 2 }]);
     const order = await getOrder(orderId);
