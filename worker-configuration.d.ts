@@ -3,7 +3,7 @@
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./src/index");
-		durableNamespaces: "CartObject" | "InventoryObject" | "CheckoutObject" | "OrderObject" | "OrderIndexObject" | "ConsoleSessionObject";
+		durableNamespaces: "CartObject" | "InventoryObject" | "CheckoutObject" | "OrderObject" | "OrderIndexObject" | "ConsoleSessionObject" | "CatalogLoadObject";
 	}
 	interface Env {
 		CATALOG: KVNamespace;
@@ -32,6 +32,8 @@ declare namespace Cloudflare {
 		ORDER: DurableObjectNamespace<import("./src/index").OrderObject>;
 		ORDER_INDEX: DurableObjectNamespace<import("./src/index").OrderIndexObject>;
 		CONSOLE_SESSION: DurableObjectNamespace<import("./src/index").ConsoleSessionObject>;
+		CATALOG_LOAD: DurableObjectNamespace<import("./src/index").CatalogLoadObject>;
+		CATALOG_UPLOADS: R2Bucket;
 	}
 }
 interface Env extends Cloudflare.Env {}

@@ -8,6 +8,7 @@ import { logRequest, logUnhandled, startRequestLog } from "./lib/log";
 import { route } from "./router";
 
 export { CartObject } from "../durable-objects/cart-object";
+export { CatalogLoadObject } from "../durable-objects/catalog-load-object";
 export { CheckoutObject } from "../durable-objects/checkout-object";
 export { ConsoleSessionObject } from "../durable-objects/console-session-object";
 export { InventoryObject } from "../durable-objects/inventory-object";

@@ -21,8 +21,11 @@ const DURABLE_OBJECTS = {
   ORDER: "OrderObject",
   ORDER_INDEX: "OrderIndexObject",
   CONSOLE_SESSION: "ConsoleSessionObject",
+  CATALOG_LOAD: "CatalogLoadObject",
 };
 const KV_NAMESPACES = ["CATALOG", "AUTH"];
+/** The console's catalog uploads (docs/console-catalog.md). */
+const R2_BUCKETS = ["CATALOG_UPLOADS"];
 const RATE_LIMITS = ["RATE_LIMIT_ANONYMOUS", "RATE_LIMIT_AUTHENTICATED"];
 const PLACEHOLDER_KV_ID = /^0{31}[0-9]$/;
 const LOOPBACK = /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?\/?$/;
@@ -87,6 +90,16 @@ export async function checkStoreConfig(config: WranglerConfig, options: CheckOpt
     if (env && kv && shared && kv.id === shared.id)
       problems.push(
         `${at("kv_namespaces")}: ${name} uses the top-level store's namespace ${kv.id}; each store needs its own`,
+      );
+  }
+
+  for (const name of R2_BUCKETS) {
+    const bucket = config.r2_buckets.find((b) => b.binding === name);
+    if (!bucket) problems.push(`${at("r2_buckets")}: no binding ${name}${inherit(env)}`);
+    const shared = topLevel?.r2_buckets.find((b) => b.binding === name);
+    if (env && bucket && shared && bucket.bucket_name === shared.bucket_name)
+      problems.push(
+        `${at("r2_buckets")}: ${name} uses the top-level store's bucket ${bucket.bucket_name}; each store needs its own`,
       );
   }
 

@@ -6,6 +6,7 @@
  * products that are no longer in the source are deleted, so the store serves exactly it.
  */
 import { createHash } from "node:crypto";
+import { LOAD_KEY_PREFIX } from "./catalog-keys";
 import type { CatalogSource, ReadResult } from "./catalog-source";
 import { type CatalogManifest, INDEX_PART_CHARS, KV_KEYS } from "./kv-layout";
 import { type CatalogProblem, CatalogValidator, type KvPair, servedProduct } from "./merchant-catalog";
@@ -131,7 +132,9 @@ export async function writeCatalog(
   // The one-value index of older loads, and parts beyond this load's count.
   const current = new Set(parts.map((_, i) => KV_KEYS.indexPart(i)));
   const staleIndex = (await store.list(KV_KEYS.index)).filter((key) => !current.has(key));
-  const stale = [...staleProducts, ...staleIndex];
+  // A console load's prefixed catalog (catalog-keys.ts): this unprefixed load replaced it.
+  const staleLoads = await store.list(LOAD_KEY_PREFIX);
+  const stale = [...staleProducts, ...staleIndex, ...staleLoads];
   for (let start = 0; start < stale.length; start += size) {
     await store.delete(stale.slice(start, start + size));
   }

@@ -7,6 +7,7 @@ import { type Product, ProductSchema } from "../../schemas/ucp/product";
 import { Lru } from "../lib/lru";
 import { SharedLoad } from "../lib/shared-load";
 import { StorageUnavailable, unavailableUnlessCorrupt } from "../lib/storage-unavailable";
+import { catalogKeys } from "./catalog-keys";
 import { type CatalogManifest, KV_KEYS } from "./kv-layout";
 
 import { type HydratedIndex, hydrate } from "./search-engine";
@@ -57,10 +58,11 @@ async function refresh(kv: KVNamespace, now: number): Promise<CatalogSnapshot | 
     current = { snapshot: previous, checkedAt: now };
     return previous;
   }
+  const keys = catalogKeys(manifest);
   const data =
     manifest.index_parts === undefined
-      ? await kv.get<SearchIndexData>(KV_KEYS.index, "json").catch(failed)
-      : await readIndexParts(kv, manifest.index_parts);
+      ? await kv.get<SearchIndexData>(keys.index, "json").catch(failed)
+      : await readIndexParts(kv, manifest.index_parts, keys.indexPart);
   const snapshot = data ? { manifest, index: hydrate(data) } : null;
   productCache.clear();
   current = { snapshot, checkedAt: now };
@@ -68,15 +70,20 @@ async function refresh(kv: KVNamespace, now: number): Promise<CatalogSnapshot | 
 }
 
 /** The index cut into parts by the loader (kv-layout.ts), read in parallel and joined. */
-async function readIndexParts(kv: KVNamespace, parts: number): Promise<SearchIndexData | null> {
-  const texts = await Promise.all(
-    Array.from({ length: parts }, (_, i) => kv.get(KV_KEYS.indexPart(i), "text").catch(failed)),
-  );
+async function readIndexParts(
+  kv: KVNamespace,
+  parts: number,
+  key: (i: number) => string,
+): Promise<SearchIndexData | null> {
+  const texts = await Promise.all(Array.from({ length: parts }, (_, i) => kv.get(key(i), "text").catch(failed)));
   if (texts.some((t) => t === null)) return null;
   return JSON.parse(texts.join("")) as SearchIndexData;
 }
 
-/** Product documents by id (unknown or unreadable ids are absent from the map). */
+/**
+ * Product documents by id (unknown or unreadable ids are absent from the map), from the
+ * catalog this isolate serves: callers found the ids in that snapshot's index.
+ */
 export async function getProducts(kv: KVNamespace, ids: readonly string[]): Promise<Map<string, Product>> {
   const found = new Map<string, Product>();
   const missing: string[] = [];
@@ -86,9 +93,10 @@ export async function getProducts(kv: KVNamespace, ids: readonly string[]): Prom
     else missing.push(id);
   }
   if (missing.length === 0) return found;
-  const raw = await kv.get(missing.map(KV_KEYS.product), "json").catch(failed);
+  const keys = catalogKeys(current?.snapshot?.manifest);
+  const raw = await kv.get(missing.map(keys.product), "json").catch(failed);
   for (const id of missing) {
-    const parsed = ProductSchema.safeParse(raw.get(KV_KEYS.product(id)));
+    const parsed = ProductSchema.safeParse(raw.get(keys.product(id)));
     if (!parsed.success) continue;
     found.set(id, parsed.data);
     productCache.set(id, parsed.data);

@@ -17,6 +17,8 @@
  *                     stock shard when its sold-out/restocked state changes; read with one
  *                     list({prefix}) per refresh (metadata comes with the listing, no value
  *                     reads) and laid over catalog:availability: a key wins for its variant
+ *   load:<load id>:…  a console load's catalog (product:<id>, index:<i>, stock), served once
+ *                     the manifest names its prefix (catalog-keys.ts)
  * A load writes products, index and stock, then the manifest, then deletes the product
  * keys of products no longer in the file (the Worker reaches products only through the
  * index, so a removed product is not served even before its key is gone).
@@ -40,6 +42,8 @@ export interface CatalogManifest {
   readonly loaded_at: string;
   /** How many catalog:index:<i> values hold the index; absent: it is in catalog:index. */
   readonly index_parts?: number;
+  /** The prefix of this catalog's keys (`load:<id>:`, catalog-keys.ts); absent: the unprefixed keys. */
+  readonly keys?: string;
 }
 
 /** UTF-16 units per index part: at most 3 UTF-8 bytes each, so a part stays under 25 MiB. */

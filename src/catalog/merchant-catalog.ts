@@ -8,6 +8,7 @@ import * as z from "zod";
 import { PriceRangeSchema } from "../../schemas/ucp/common";
 import { type Product, ProductSchema, VariantSchema } from "../../schemas/ucp/product";
 import { toJsonPath } from "../lib/json-path";
+import { LONGEST_PRODUCT_KEY_PREFIX } from "./catalog-keys";
 import { type CatalogManifest, KV_KEYS } from "./kv-layout";
 import { buildSearchIndex } from "./search-index";
 
@@ -57,7 +58,7 @@ export class CatalogValidator {
     }
     const product = parsed.data;
     const problems: ProductProblem[] = [];
-    const productKey = keyOverflow(KV_KEYS.productPrefix, product.id);
+    const productKey = keyOverflow(LONGEST_PRODUCT_KEY_PREFIX, product.id);
     if (productKey)
       problems.push({ message: `$.id: ${productKey.bytes} bytes; ids can be at most ${productKey.max} bytes` });
     if (this.productIds.has(product.id) || this.variantIds.has(product.id))

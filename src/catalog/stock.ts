@@ -3,8 +3,8 @@
  * as the variants' stock shards count them now (liveStock), which is what carts and checkouts show.
  */
 import { unavailableUnlessCorrupt } from "../lib/storage-unavailable";
+import { catalogKeys } from "./catalog-keys";
 import type { CatalogSnapshot } from "./kv-catalog";
-import { KV_KEYS } from "./kv-layout";
 import { stockVersion } from "./stock-keys";
 import { stockLevelsNow } from "./stock-shards";
 
@@ -16,7 +16,9 @@ export async function stockLevels(
 ): Promise<Readonly<Record<string, number>>> {
   const version = snapshot.manifest.version;
   if (cached?.version === version) return cached.stock;
-  const read = kv.get<Record<string, number>>(KV_KEYS.stock, "json").catch(unavailableUnlessCorrupt("catalog"));
+  const read = kv
+    .get<Record<string, number>>(catalogKeys(snapshot.manifest).stock, "json")
+    .catch(unavailableUnlessCorrupt("catalog"));
   const stock = (await read) ?? {};
   cached = { version, stock };
   return stock;

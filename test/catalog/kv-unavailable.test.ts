@@ -3,17 +3,15 @@
  * heap is full, docs/benchmarks.md) is the store being unavailable, not a bug: the agent gets
  * -32000 / 503 with retry_after over MCP, 503 over REST, on a buyer's page, in the merchant's
  * console and its JSON API, never -32603 / 500. A refresh that fails while the isolate holds
- * an earlier snapshot keeps serving that snapshot; a console upload whose writes fail asks
- * for the file again, and sending it again finishes the load.
+ * an earlier snapshot keeps serving that snapshot. (A console upload whose writes fail is a
+ * background load that retries, pauses and resumes: test/admin-console/catalog-load-job.test.ts.)
  */
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { catalogSnapshot, resetCatalogCache } from "../../src/catalog/kv-catalog";
-import { KV_KEYS } from "../../src/catalog/kv-layout";
 import worker from "../../src/index";
-import { ADMIN_TOKEN, csrfOf, openPage, signIn } from "../helpers/console";
+import { ADMIN_TOKEN, signIn } from "../helpers/console";
 import { CLIENT_IP, ENDPOINT, FULL_PROFILE, meta } from "../helpers/mcp";
-import fixed from "../node/fixtures/catalog-fixed.csv?raw";
 
 const KV_FAILURE = "internal error; reference = kv0unavailable0test";
 
@@ -41,16 +39,6 @@ const failingKv = () => readsRejecting(() => new Error(KV_FAILURE));
 
 /** The real catalog namespace whose every read finds text that is not JSON (corrupted content). */
 const corruptKv = () => readsRejecting(() => new SyntaxError("Unexpected token 'x', \"x{\" is not valid JSON"));
-
-/** The real catalog namespace, reads working and every write after the first `allowed` failing. */
-function failingWrites(allowed: number) {
-  let writes = 0;
-  const limited =
-    (method: KvMethod): KvMethod =>
-    (...args) =>
-      writes++ < allowed ? method(...args) : Promise.reject(new Error(KV_FAILURE));
-  return kvWith((real) => ({ put: limited(real("put")), delete: limited(real("delete")) }));
-}
 
 /** The Worker answering `request` with `catalog` as its CATALOG binding. */
 function fetchWith(catalog: KVNamespace, request: Request): Promise<Response> {
@@ -217,50 +205,6 @@ describe("the catalog's KV store unavailable", () => {
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("1");
     expect(await res.json()).toMatchObject({ error: "unavailable" });
-  });
-
-  it("a console upload whose writes fail part-way: 503 asking to send it again, which finishes the load", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => {});
-    const browser = await signIn({ ip: "203.0.113.142" });
-    const ip = "203.0.113.142";
-    const sendUpload = async (catalog: KVNamespace) => {
-      const { html } = await openPage("/admin/catalog", browser);
-      const form = new FormData();
-      form.set("_csrf", csrfOf(html));
-      form.set("catalog", new File([fixed], "catalog-fixed.csv", { type: "text/csv" }));
-      const encoded = new Request("https://shop.example.com/admin/catalog/upload", { method: "POST", body: form });
-      const body = await encoded.arrayBuffer();
-      return fetchWith(
-        catalog,
-        new Request("https://shop.example.com/admin/catalog/upload", {
-          method: "POST",
-          headers: {
-            "content-type": encoded.headers.get("content-type") ?? "",
-            "content-length": String(body.byteLength),
-            origin: "https://shop.example.com",
-            cookie: browser.cookie ?? "",
-            "cf-connecting-ip": ip,
-          },
-          body,
-        }),
-      );
-    };
-    const manifest = await env.CATALOG.get(KV_KEYS.manifest);
-    // Two of the file's five product documents are written, then KV stops answering.
-    const failed = await sendUpload(failingWrites(2));
-    expect(failed.status).toBe(503);
-    expect(failed.headers.get("retry-after")).toBe("1");
-    expect(await failed.text()).toMatch(
-      /saved only in part\. Go back and send it again: that is safe, and finishes it/,
-    );
-    expect(await env.CATALOG.get(KV_KEYS.manifest), "the manifest goes last: not reached").toBe(manifest);
-    // Sent again, with KV answering: the load completes and the new catalog is served.
-    const again = await sendUpload(env.CATALOG);
-    expect(again.status).toBe(303);
-    expect(again.headers.get("location")).toMatch(/^\/admin\/catalog\?loaded=5&/);
-    expect(await env.CATALOG.get(KV_KEYS.manifest)).not.toBe(manifest);
-    const search = await send(mcpSearch("Loop Tee"), env.CATALOG);
-    expect(JSON.stringify(search.body)).toContain("prod_fx_tee");
   });
 
   it("corrupted catalog content is an internal error, shown to a person as a page, not as JSON", async () => {

@@ -1,10 +1,13 @@
 /**
  * `GET /admin/catalog`: what the store serves (the loaded catalog's manifest), the upload
- * form, and the products a page at a time with each variant's stock as the InventoryObject
- * counts it now and its restock forms. Also the pages an upload answers with (its problems,
- * a file too large).
+ * form and the latest loads, and the products a page at a time (all, or those a search by
+ * title, SKU or variant id finds: catalog-browse.ts) with each variant's stock as the
+ * InventoryObject counts it now and its restock forms. Also the pages an upload answers with
+ * before a load starts (a bad file, a file too large, another load running).
  */
 
+import { browseCatalog } from "../../catalog/catalog-browse";
+import type { JobView } from "../../catalog/catalog-job";
 import { type CatalogSnapshot, catalogSnapshot, getProducts } from "../../catalog/kv-catalog";
 import type { CatalogProblem } from "../../catalog/merchant-catalog";
 import { stockLevels } from "../../catalog/stock";
@@ -13,6 +16,7 @@ import { stockLevelsNow } from "../../catalog/stock-shards";
 import { html, type SafeHtml, trustedHtml } from "../../pages/html";
 import { formatMoney } from "../../pages/money";
 import { contentSecurityPolicy } from "../../pages/respond";
+import { catalogLoads, loadPath } from "./catalog-loads";
 import { UPLOAD_SCRIPT } from "./catalog-script";
 import { variantRows } from "./catalog-variants";
 import { consoleCsrfInput, renderConsole } from "./layout";
@@ -33,8 +37,9 @@ const SHOWN_PROBLEMS = 500;
 
 export async function catalogPage(ctx: ConsoleContext): Promise<Response> {
   const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
-  const pages = Math.max(1, Math.ceil((snapshot?.index.docs.length ?? 0) / PER_PAGE));
-  const page = Math.min(pages, Math.max(1, Number.parseInt(ctx.url.searchParams.get("page") ?? "1", 10) || 1));
+  const query = (ctx.url.searchParams.get("q") ?? "").slice(0, 200);
+  const page = Number.parseInt(ctx.url.searchParams.get("page") ?? "1", 10) || 1;
+  const loads = await catalogLoads(ctx.env).recent(3);
   return renderConsole(ctx, {
     title: "Catalog",
     script: UPLOAD_SCRIPT,
@@ -42,19 +47,14 @@ export async function catalogPage(ctx: ConsoleContext): Promise<Response> {
     body: html`<h1>Catalog</h1>
 ${notice(ctx.url.searchParams)}
 ${summary(snapshot)}
+${recentLoads(loads)}
 ${uploadForm(ctx)}
-${snapshot ? await productList(ctx, snapshot, page, pages) : html`<p>No catalog is loaded yet: upload one above.</p>`}`,
+${snapshot ? await productList(ctx, snapshot, query, page) : html`<p>No catalog is loaded yet: upload one above.</p>`}`,
   });
 }
 
 function notice(query: URLSearchParams): SafeHtml | string {
-  const loaded = query.get("loaded");
   const stocked = query.get("stocked");
-  if (loaded !== null) {
-    const removed = Number(query.get("removed") ?? 0);
-    const left = Number(query.get("left") ?? 0);
-    return html`<p class="notice ok" role="status">Loaded ${Number(loaded)} products.${removed > 0 ? ` Removed ${removed} products no longer in the file.` : ""}${left > 0 ? ` ${left} old keys are left for the next load (they are not served).` : ""}</p>`;
-  }
   if (stocked !== null) return html`<p class="notice ok" role="status">Stock of ${stocked} updated.</p>`;
   return "";
 }
@@ -68,10 +68,10 @@ function summary(snapshot: CatalogSnapshot | null): SafeHtml | string {
 export function uploadForm(ctx: ConsoleContext): SafeHtml {
   return html`<section class="card" aria-labelledby="upload-title">
 <h2 id="upload-title">Upload a catalog</h2>
-<p class="muted">A CSV (one row per variant, as <code>data/demo-catalog.csv</code>) or JSON file (<code>{"currency", "products"}</code>), checked exactly as <code>npm run catalog:load</code> checks it. Nothing is written unless every row is valid; the upload replaces the whole catalog.</p>
+<p class="muted">A CSV (one row per variant, as <code>data/demo-catalog.csv</code>) or JSON file (<code>{"currency", "products"}</code>), checked exactly as <code>npm run catalog:load</code> checks it. The load runs in the background and its page shows the progress: nothing is served unless every row is valid, and the store serves the current catalog until the whole new one is written.</p>
 <form method="post" action="/admin/catalog/upload" enctype="multipart/form-data" id="catalog-upload">
 ${consoleCsrfInput(ctx)}
-<label for="catalog-file">Catalog file (.csv or .json, up to 5 MiB)</label>
+<label for="catalog-file">Catalog file (.csv or .json, up to 100,000 products)</label>
 <input id="catalog-file" name="catalog" type="file" accept=".csv,.json,text/csv,application/json" required>
 <p><button type="submit">Check and load</button></p>
 <p id="upload-progress" role="status" aria-live="polite" hidden><progress max="100" value="0" aria-label="Upload progress"></progress> <span></span></p>
@@ -79,8 +79,36 @@ ${consoleCsrfInput(ctx)}
 </section>`;
 }
 
-async function productList(ctx: ConsoleContext, snapshot: CatalogSnapshot, page: number, pages: number) {
-  const docs = snapshot.index.docs.slice((page - 1) * PER_PAGE, page * PER_PAGE);
+function recentLoads(loads: readonly JobView[]): SafeHtml | string {
+  const shown = loads.filter((l) => l.phase !== "receiving");
+  if (shown.length === 0) return "";
+  const word: Record<JobView["phase"], string> = {
+    receiving: "receiving the file",
+    checking: "checking",
+    writing: "writing",
+    cleaning: "loaded",
+    done: "loaded",
+    refused: "refused",
+    discarded: "discarded",
+  };
+  return html`<section aria-labelledby="loads-title"><h2 id="loads-title">Latest uploads</h2><ul>${shown.map(
+    (l) =>
+      html`<li><a href="${loadPath(l.id)}">${l.file_name}</a>: ${word[l.phase]}${l.paused ? " (paused)" : ""}${l.phase === "refused" ? `, ${l.problems} problems` : l.products > 0 ? `, ${l.products} products` : ""}</li>`,
+  )}</ul></section>`;
+}
+
+function searchForm(query: string, total: number, snapshot: CatalogSnapshot): SafeHtml {
+  return html`<form method="get" action="/admin/catalog" role="search" class="row" aria-label="Search products">
+<label for="catalog-q">Search by title, SKU or variant id</label>
+<input id="catalog-q" name="q" type="search" value="${query}" maxlength="200">
+<button type="submit">Search</button>
+${query ? html`<a href="/admin/catalog">Show all</a>` : ""}
+</form>
+<p class="muted" role="status">${query ? `${total} of ${snapshot.index.docs.length} products match.` : `${total} products.`}</p>`;
+}
+
+async function productList(ctx: ConsoleContext, snapshot: CatalogSnapshot, query: string, requested: number) {
+  const { docs, total, page, pages } = browseCatalog(snapshot.index, query, requested, PER_PAGE);
   const products = await getProducts(
     ctx.env.CATALOG,
     docs.map((d) => d.id),
@@ -98,7 +126,11 @@ async function productList(ctx: ConsoleContext, snapshot: CatalogSnapshot, page:
   return html`<section aria-labelledby="products-title">
 <style nonce="${ctx.nonce}">${trustedHtml(STOCK_CSS)}</style>
 <h2 id="products-title">Products</h2>
-<div class="card"><table>
+${searchForm(query, total, snapshot)}
+${
+  docs.length === 0
+    ? html`<p>No product matches “${query}”.</p>`
+    : html`<div class="card"><table>
 <caption>Page ${page} of ${pages}: stock is live from the inventory</caption>
 <thead><tr><th scope="col">Variant</th><th scope="col" class="num">Price</th><th scope="col">Catalog status</th><th scope="col" class="num">In stock now</th><th scope="col">Change stock</th></tr></thead>
 ${docs.map((doc) => {
@@ -106,17 +138,20 @@ ${docs.map((doc) => {
   return html`<tbody><tr><th scope="rowgroup" colspan="5">${product?.title ?? doc.id} <span class="muted">${doc.id}</span></th></tr>
 ${variantRows(ctx, doc, product, live.levels, money, page)}</tbody>`;
 })}
-</table></div>
-${pager(page, pages)}
+</table></div>`
+}
+${pager(query, page, pages)}
 </section>`;
 }
 
-function pager(page: number, pages: number): SafeHtml | string {
+function pager(query: string, page: number, pages: number): SafeHtml | string {
   if (pages <= 1) return "";
+  const href = (p: number) =>
+    `/admin/catalog?${new URLSearchParams(query ? { q: query, page: String(p) } : { page: String(p) })}`;
   return html`<nav aria-label="Product pages" class="row">
-${page > 1 ? html`<a href="/admin/catalog?page=${page - 1}">Previous</a>` : ""}
+${page > 1 ? html`<a href="${href(page - 1)}">Previous</a>` : ""}
 <span>Page ${page} of ${pages}</span>
-${page < pages ? html`<a href="/admin/catalog?page=${page + 1}">Next</a>` : ""}
+${page < pages ? html`<a href="${href(page + 1)}">Next</a>` : ""}
 </nav>`;
 }
 
@@ -144,15 +179,26 @@ ${uploadForm(ctx)}
   });
 }
 
-/** 413: the file (or the catalog in it) is more than one upload can take. */
+/** 413: the file is more than an upload takes. */
 export function catalogTooLarge(ctx: ConsoleContext, reason: string): Response {
   return renderConsole(ctx, {
     title: "Catalog too large to upload",
     status: 413,
     body: html`<h1>Catalog too large to upload</h1>
 <p class="notice error" role="alert">${reason} Nothing was written.</p>
-<p>Load a large catalog from your machine with the command-line loader, which streams files of any size into the deployed store:</p>
+<p>The command-line loader streams files of any size into the deployed store:</p>
 <pre class="card"><code>npm run catalog:load -- my-catalog.csv --remote</code></pre>
 <p><a href="/admin/catalog">Back to the catalog</a></p>`,
+  });
+}
+
+/** 409: one load runs at a time. */
+export function loadBusyPage(ctx: ConsoleContext, running: string | undefined): Response {
+  return renderConsole(ctx, {
+    title: "Another catalog load is running",
+    status: 409,
+    body: html`<h1>Another catalog load is running</h1>
+<p class="notice error" role="alert">One catalog load runs at a time; nothing of this file was loaded. Upload it again when the running load has finished.</p>
+<p>${running ? html`<a href="${loadPath(running)}">See the running load</a> · ` : ""}<a href="/admin/catalog">Back to the catalog</a></p>`,
   });
 }

@@ -17,6 +17,8 @@ export interface ConsolePage {
   /** Progressive enhancement only: every page works without it. */
   readonly script?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** More for the head (a catalog load's page: a meta refresh inside noscript). */
+  readonly head?: SafeHtml;
 }
 
 const NAV: readonly (readonly [string, string])[] = [
@@ -54,6 +56,7 @@ export function renderConsole(ctx: ConsoleContext, page: ConsolePage): Response 
 <meta name="robots" content="noindex">
 <title>${page.title} · ${config.name} console</title>
 <style nonce="${nonce}">${trustedHtml(CONSOLE_CSS)}</style>
+${page.head ?? ""}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
