@@ -9,6 +9,7 @@
  * payment_authentication Action: then this page is the Action's surface (action-surface.ts)
  * and the order is placed here too, for the platform to read with get_checkout.
  */
+import { type Translate, translator } from "../i18n/translate";
 import {
   answerFromProcessor,
   answerVerification,
@@ -67,11 +68,12 @@ export async function challengeAction(ctx: PageContext, token: string): Promise<
   if (!opened.ok) return opened.response;
   const copy = ctx.request.clone();
   const form = (await readForm(ctx)) ?? (await surfaceForm(ctx, copy, opened.id));
-  if (!form) return messagePage(ctx, 403, "This form has expired", "This form has expired; reload the page.");
+  const t = translator(ctx);
+  if (!form) return messagePage(ctx, 403, t("form.expired.title"), t("form.expired.text"));
   const outcome = field(form, "outcome", 10);
   const key = field(form, "key", 100);
   if ((outcome !== "pass" && outcome !== "fail" && outcome !== "bank") || !KEY.test(key)) {
-    return messagePage(ctx, 400, "Something went wrong", "Reload the page and choose again.");
+    return messagePage(ctx, 400, t("page.failed.title"), t("verify.chooseAgain"));
   }
   const session = { env: ctx.env, config: ctx.config, checkoutId: opened.id };
   const answered =
@@ -114,7 +116,8 @@ function renderAs(
   step: StripeStep | undefined,
   surface: ShownSurface | undefined,
 ): Response {
-  const checkoutLink = html`<p><a href="/checkout/${token}">Back to the checkout</a></p>`;
+  const t = translator(ctx);
+  const checkoutLink = html`<p><a href="/checkout/${token}">${t("verify.backToCheckout")}</a></p>`;
   const { checkout, verification } = view;
   // As an Action's surface, every page ends the occurrence but the challenge itself.
   const page = (ctx: PageContext, title: string, body: SafeHtml, phase: SurfacePhase = "done") =>
@@ -123,44 +126,39 @@ function renderAs(
     const orderUrl = safeUrl(checkout.order?.permalink_url);
     return page(
       ctx,
-      "Order placed",
-      html`<div class="notice ok" role="status"><p>Payment verified. Your order ${checkout.order?.id ?? ""} is placed.</p></div>
-${orderUrl ? html`<p><a class="button" href="${orderUrl}">See your order</a></p>` : ""}`,
+      t("checkout.orderPlaced"),
+      html`<div class="notice ok" role="status"><p>${t("verify.orderPlaced", { order: checkout.order?.id ?? "" })}</p></div>
+${orderUrl ? html`<p><a class="button" href="${orderUrl}">${t("verify.seeOrder")}</a></p>` : ""}`,
     );
   }
   if (checkout.status === "canceled") {
-    return page(
-      ctx,
-      "This checkout is closed",
-      html`<p>This checkout was canceled or has expired. Nothing was charged.</p>`,
-      "action_expired",
-    );
+    return page(ctx, t("verify.closed.title"), html`<p>${t("verify.closed.text")}</p>`, "action_expired");
   }
   if (verification && buyerAnswers(ctx.config, view)) return challenge(ctx, view, verification, surface);
   if (verification && step) return bankStep(ctx, view, verification, step, surface);
-  const agent = platformName(view.owner);
+  const agent = platformName(t, view.owner);
   if (verification?.status === "passed") {
     return page(
       ctx,
-      "Payment verified",
+      t("verify.passed.title"),
       verification.startedBy === "platform"
-        ? html`<div class="notice ok" role="status"><p>Verified — return to ${agent} to finish your order.</p></div>
-<p class="muted">${agent} places the order now; nothing more is needed here.</p>`
-        : html`<div class="notice ok" role="status"><p>Payment verified.</p></div>${checkoutLink}`,
+        ? html`<div class="notice ok" role="status"><p>${t("verify.passed.returnTo", { agent })}</p></div>
+<p class="muted">${t("verify.passed.agentPlaces", { agent })}</p>`
+        : html`<div class="notice ok" role="status"><p>${t("verify.passed.text")}</p></div>${checkoutLink}`,
     );
   }
   if (verification?.status === "failed") {
     return page(
       ctx,
-      "Payment not verified",
-      html`<div class="notice error" role="alert"><p>Your bank could not verify the payment. Nothing was charged.</p></div>
-${verification.startedBy === "platform" ? html`<p>Return to ${agent} to pay another way.</p>` : html`<p><a class="button" href="/checkout/${token}">Pay with another card</a></p>`}`,
+      t("verify.failed.title"),
+      html`<div class="notice error" role="alert"><p>${t("verify.failed.text")}</p></div>
+${verification.startedBy === "platform" ? html`<p>${t("verify.failed.returnTo", { agent })}</p>` : html`<p><a class="button" href="/checkout/${token}">${t("verify.failed.anotherCard")}</a></p>`}`,
     );
   }
   return page(
     ctx,
-    "Nothing to verify",
-    html`<p>This checkout has no payment waiting for verification.</p>${checkoutLink}`,
+    t("verify.nothing.title"),
+    html`<p>${t("verify.nothing.text")}</p>${checkoutLink}`,
     "action_unavailable",
   );
 }
@@ -169,19 +167,22 @@ type Verification = NonNullable<VerificationView["verification"]>;
 
 /** What the buyer confirms: the items, the store, the amount and the card. */
 function paymentSummary(ctx: PageContext, view: VerificationView, verification: Verification): SafeHtml {
+  const t = translator(ctx);
   const amount = formatMoney(verification.amount, verification.currency, ctx.config.storefront.locale);
   const display = verification.instrument.display ?? {};
   const brand =
-    typeof display.brand === "string" ? display.brand.charAt(0).toUpperCase() + display.brand.slice(1) : "Card";
+    typeof display.brand === "string"
+      ? display.brand.charAt(0).toUpperCase() + display.brand.slice(1)
+      : t("verify.card");
   const last = typeof display.last_digits === "string" ? display.last_digits : undefined;
   const lines = view.checkout.lines ?? [];
   return html`<div class="card">
-<p>Your card's bank asks you to confirm this payment.</p>
+<p>${t("verify.bankAsks")}</p>
 ${lines.length ? html`<ul class="verify-items">${lines.map((line) => html`<li>${line.quantity} × ${line.title}</li>`)}</ul>` : ""}
 <table>
-<tr><th scope="row">Merchant</th><td>${ctx.config.name}</td></tr>
-<tr><th scope="row">Total</th><td>${amount}</td></tr>
-<tr><th scope="row">Card</th><td>${brand}${last ? html` ending in ${last}` : ""}</td></tr>
+<tr><th scope="row">${t("verify.merchant")}</th><td>${ctx.config.name}</td></tr>
+<tr><th scope="row">${t("totals.total")}</th><td>${amount}</td></tr>
+<tr><th scope="row">${t("verify.card")}</th><td>${last ? t("verify.cardEnding", { brand, last }) : brand}</td></tr>
 </table>
 </div>`;
 }
@@ -194,13 +195,14 @@ function bankStep(
   step: StripeStep,
   surface: ShownSurface | undefined,
 ): Response {
+  const t = translator(ctx);
   const proof = surface ? html`<input type="hidden" name="${SURFACE_FIELD}" value="${surface.proof}">` : html``;
   return pageOf(
     ctx,
-    "Verify your payment",
+    t("verify.title"),
     html`${paymentSummary(ctx, view, verification)}
 ${stripeStepForm(ctx, step, proof)}
-${verification.startedBy === "platform" && !surface ? html`<p class="muted">Afterwards, return to ${platformName(view.owner)}.</p>` : ""}`,
+${verification.startedBy === "platform" && !surface ? html`<p class="muted">${t("verify.afterwards", { agent: platformName(t, view.owner) })}</p>` : ""}`,
     surface && { surface, phase: "challenge" },
     STRIPE_VERIFY_SCRIPT,
   );
@@ -213,20 +215,21 @@ function challenge(
   verification: Verification,
   surface: ShownSurface | undefined,
 ): Response {
+  const t = translator(ctx);
   const key = crypto.randomUUID();
   return pageOf(
     ctx,
-    "Verify your payment",
+    t("verify.title"),
     html`${paymentSummary(ctx, view, verification)}
-<div class="notice" role="note"><p><strong>Test mode:</strong> no bank is involved. Choose the bank's answer: verify the payment, or fail the verification (nothing is charged).</p></div>
+<div class="notice" role="note"><p><strong>${t("verify.testMode")}</strong> ${t("verify.testModeText")}</p></div>
 <form method="post" class="row" data-action-gated>
 ${csrfInput(ctx)}
 ${surface ? html`<input type="hidden" name="${SURFACE_FIELD}" value="${surface.proof}">` : ""}
 <input type="hidden" name="key" value="${key}">
-<button type="submit" name="outcome" value="pass">Verify</button>
-<button type="submit" name="outcome" value="fail" class="secondary">Fail verification</button>
+<button type="submit" name="outcome" value="pass">${t("verify.pass")}</button>
+<button type="submit" name="outcome" value="fail" class="secondary">${t("verify.fail")}</button>
 </form>
-${view.verification?.startedBy === "platform" && !surface ? html`<p class="muted">Afterwards, return to ${platformName(view.owner)}.</p>` : ""}`,
+${view.verification?.startedBy === "platform" && !surface ? html`<p class="muted">${t("verify.afterwards", { agent: platformName(t, view.owner) })}</p>` : ""}`,
     surface && { surface, phase: "challenge" },
   );
 }
@@ -248,24 +251,25 @@ function pageOf(
 }
 
 function failurePage(ctx: PageContext, failure: Extract<VerificationAnswer, { ok: false }>): Response {
+  const t = translator(ctx);
   switch (failure.reason) {
     case "not_found":
-      return messagePage(ctx, 404, "This link is not valid", "Check that the whole link was copied.");
+      return messagePage(ctx, 404, t("link.invalid.title"), t("link.invalid.text"));
     case "conflict":
-      return messagePage(ctx, 409, "This form was already used", "Reload the page to see where the payment stands.");
+      return messagePage(ctx, 409, t("verify.used.title"), t("verify.used.text"));
     case "not_answerable":
-      return messagePage(ctx, 409, "Nothing to verify here", "This payment is not verified on this page.");
+      return messagePage(ctx, 409, t("verify.notHere.title"), t("verify.notHere.text"));
     case "pending":
     case "unavailable":
-      return messagePage(ctx, 503, "Please try again", "The store could not answer just now. Try again in a moment.");
+      return messagePage(ctx, 503, t("page.unavailable.title"), t("verify.unavailable"));
   }
 }
 
 /** Who the buyer returns to: the owner platform's host, as its profile URL names it. */
-function platformName(profile: string | undefined): string {
+function platformName(t: Translate, profile: string | undefined): string {
   try {
-    return profile ? new URL(profile).host : "the assistant that sent you here";
+    return profile ? new URL(profile).host : t("verify.theAssistant");
   } catch {
-    return "the assistant that sent you here";
+    return t("verify.theAssistant");
   }
 }

@@ -6,6 +6,7 @@
  * answerFromProcessor). The browser's word decides nothing. Without JavaScript the page says
  * the bank's step needs it.
  */
+import { translator } from "../i18n/translate";
 import type { StripeSettings } from "../payment/stripe-vars";
 import { verificationSecret } from "../payment/stripe-verification";
 import type { PageContext } from "./context";
@@ -39,18 +40,20 @@ export function stripeStepCsp(ctx: PageContext, step: StripeStep | undefined): s
 
 /** The form: `outcome=bank` asks Stripe; `surfaceField` carries an Action surface's proof when framed. */
 export function stripeStepForm(ctx: PageContext, step: StripeStep, surfaceField: SafeHtml): SafeHtml {
+  const t = translator(ctx);
   if (!step.clientSecret) {
-    return html`<p>Your bank's check could not be loaded just now. Reload the page to try again; nothing was charged.</p>`;
+    return html`<p>${t("verify.bankUnavailable")}</p>`;
   }
-  return html`<div id="stripe-verify" data-publishable-key="${step.settings.publishableKey}" data-client-secret="${step.clientSecret}">
-<p id="stripe-verify-fallback">Your bank's check runs in Stripe's secure window, which needs JavaScript. Turn JavaScript on to continue.</p>
+  // The script's words come with the page (data-msg-*), in the store's language.
+  return html`<div id="stripe-verify" data-publishable-key="${step.settings.publishableKey}" data-client-secret="${step.clientSecret}" data-msg-not-loaded="${t("verify.bankNotLoaded")}" data-msg-waiting="${t("verify.bankWaiting")}" data-msg-checking="${t("verify.bankChecking")}">
+<p id="stripe-verify-fallback">${t("verify.bankNeedsScript")}</p>
 <form method="post" id="stripe-verify-form" data-action-gated hidden>
 ${csrfInput(ctx)}
 ${surfaceField}
 <input type="hidden" name="key" value="${crypto.randomUUID()}">
 <input type="hidden" name="outcome" value="bank">
 <p id="stripe-verify-status" role="status" aria-live="polite"></p>
-<button type="submit">Verify with your bank</button>
+<button type="submit">${t("verify.withBank")}</button>
 </form>
 </div>
 <script nonce="${ctx.nonce}" src="${step.settings.jsUrl}"></script>`;
@@ -66,7 +69,7 @@ export const STRIPE_VERIFY_SCRIPT = `(function () {
   var fallback = document.getElementById("stripe-verify-fallback");
   if (!root || !form || !fallback) return;
   if (typeof Stripe !== "function") {
-    fallback.textContent = "Your bank's check could not be loaded. Reload the page to try again.";
+    fallback.textContent = root.dataset.msgNotLoaded;
     return;
   }
   var stripe = Stripe(root.dataset.publishableKey);
@@ -77,8 +80,8 @@ export const STRIPE_VERIFY_SCRIPT = `(function () {
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     button.disabled = true;
-    status.textContent = "Waiting for your bank…";
-    var done = function () { status.textContent = "Checking with your bank…"; form.submit(); };
+    status.textContent = root.dataset.msgWaiting;
+    var done = function () { status.textContent = root.dataset.msgChecking; form.submit(); };
     stripe.handleNextAction({ clientSecret: root.dataset.clientSecret }).then(done, done);
   });
 })();`;

@@ -6,7 +6,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { tool } from "../helpers/checkout";
+import { pay, readyCheckout, tool } from "../helpers/checkout";
+import { FULL_PROFILE } from "../helpers/mcp";
 import { pathOf } from "../helpers/pages";
 import { getOrder, placeOrder } from "../order/order-helpers";
 
@@ -90,6 +91,22 @@ describe("a German store (de-DE)", () => {
     expect(html).toContain("0 von 2 versandt");
     expect(html).toMatch(/<tr class="total"><td>Gesamt<\/td><td class="num">[\d.]+,\d\d\s\$<\/td><\/tr>/);
     expect(html).toContain("Noch wurde nichts versandt.");
+  });
+
+  it("the 3-D Secure step: what is paid for, and the test bank's buttons, in German", async () => {
+    const checkout = await readyCheckout([{ id: "item_123", quantity: 1 }], {}, FULL_PROFILE);
+    const answer = await tool(
+      "complete_checkout",
+      { id: checkout.id, checkout: pay("requires_3ds_token") },
+      crypto.randomUUID(),
+      FULL_PROFILE,
+    );
+    const { html } = await pageIn("de-DE", pathOf(answer.body.result.structuredContent.continue_url));
+    expect(html).toContain("<h1>Zahlung bestätigen</h1>");
+    expect(html).toContain("Die Bank Ihrer Karte bittet Sie, diese Zahlung zu bestätigen.");
+    expect(html).toContain('<th scope="row">Händler</th>');
+    expect(html).toContain(">Bestätigen</button>");
+    expect(html).toContain(">Bestätigung scheitern lassen</button>");
   });
 
   it("message pages: a 404 and an expired form in German", async () => {
