@@ -49,7 +49,9 @@ describeBrowser("console platforms", () => {
     expect(await page.content()).not.toContain(key);
     const row = page.locator("tr", { hasText: label });
     expect(await row.innerText()).toContain(AGENT_PROFILE);
-    expect(await row.locator("td").nth(3).innerText()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(await row.locator("td").nth(3).innerText()).toMatch(
+      /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M UTC$/,
+    );
     await screenshot(page, "console-platforms");
 
     await row.getByRole("button", { name: /^Revoke/ }).click();
