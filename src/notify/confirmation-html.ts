@@ -6,6 +6,7 @@
 import type { ConfirmationView } from "./order-confirmation";
 
 export function confirmationHtml(view: ConfirmationView): string {
+  const { t } = view;
   const cell = 'style="padding:4px 8px;border-bottom:1px solid #ddd"';
   const num = 'style="padding:4px 8px;border-bottom:1px solid #ddd;text-align:right"';
   const rows = view.lines
@@ -20,22 +21,22 @@ export function confirmationHtml(view: ConfirmationView): string {
     .join("\n");
   const shipTo =
     view.shipTo.length > 0
-      ? `<h2 style="font-size:16px">Shipping to</h2>\n<p>${view.shipTo.map(esc).join("<br>")}</p>`
+      ? `<h2 style="font-size:16px">${esc(t("order.shippingTo"))}</h2>\n<p>${view.shipTo.map(esc).join("<br>")}</p>`
       : "";
   return `<!doctype html>
-<html><head><meta charset="utf-8"><title>${esc(view.merchantName)}: order ${esc(view.orderName)}</title></head>
+<html lang="${view.lang}"><head><meta charset="utf-8"><title>${esc(view.merchantName)}: ${esc(t("order.titleNumbered", { number: view.orderName }))}</title></head>
 <body style="font-family:sans-serif;color:#222">
-<p>Thank you for your order with ${esc(view.merchantName)}.</p>
-<p>Order <strong>${esc(view.orderName)}</strong></p>
+<p>${esc(t("email.thanks", { store: view.merchantName }))}</p>
+<p>${esc(t("email.order"))} <strong>${esc(view.orderName)}</strong></p>
 <table style="border-collapse:collapse">
-<thead><tr><th ${cell}>Item</th><th ${num}>Qty</th><th ${num}>Total</th></tr></thead>
+<thead><tr><th ${cell}>${esc(t("cart.item"))}</th><th ${num}>${esc(t("email.qty"))}</th><th ${num}>${esc(t("totals.total"))}</th></tr></thead>
 <tbody>
 ${rows}
 ${totals}
 </tbody>
 </table>
 ${shipTo}
-<p><a href="${esc(view.statusUrl)}">Order status and tracking</a></p>
+<p><a href="${esc(view.statusUrl)}">${esc(t("email.statusLink"))}</a></p>
 </body></html>`;
 }
 

@@ -6,8 +6,11 @@
  */
 import { includedTaxesOf } from "../checkout/included-tax";
 import { formatMinor } from "../checkout/money";
+import type { Language } from "../i18n/catalogs";
+import { pageLanguage, type Translate, translatorFor } from "../i18n/translate";
 import { orderLabel } from "../order/order-number";
 import type { OrderLine, OrderState } from "../order/order-state";
+import { includedLabel, totalLabel } from "../pages/total-labels";
 import { confirmationHtml } from "./confirmation-html";
 import type { NotificationMessage } from "./sender";
 
@@ -23,17 +26,10 @@ export interface ConfirmationView {
   readonly totals: ReadonlyArray<{ label: string; amount: string; grand: boolean }>;
   readonly shipTo: readonly string[];
   readonly statusUrl: string;
+  /** The store's language (MERCHANT_LOCALE): the email's words and `lang`. */
+  readonly lang: Language;
+  readonly t: Translate;
 }
-
-const TOTAL_LABELS: Readonly<Record<string, string>> = {
-  subtotal: "Subtotal",
-  items_discount: "Discount",
-  discount: "Discount",
-  fulfillment: "Shipping",
-  tax: "Tax",
-  fee: "Fees",
-  total: "Total",
-};
 
 /** `locale` (MERCHANT_LOCALE) formats the amounts as the store's pages do. */
 export function orderConfirmation(
@@ -47,7 +43,7 @@ export function orderConfirmation(
     kind: ORDER_CONFIRMATION,
     id: `${ORDER_CONFIRMATION}.${order.id}`,
     to,
-    subject: `${merchantName}: order ${view.orderName} confirmed`,
+    subject: view.t("email.subject", { store: merchantName, order: view.orderName }),
     text: confirmationText(view),
     html: confirmationHtml(view),
   };
@@ -55,6 +51,7 @@ export function orderConfirmation(
 
 export function confirmationView(order: OrderState, merchantName: string, locale = "en-US"): ConfirmationView {
   const money = (amount: number) => formatMinor(amount, order.currency, locale);
+  const t = translatorFor(locale);
   const totals = order.totals.filter((t) => t.amount !== 0 || t.type === "total");
   return {
     merchantName,
@@ -64,30 +61,37 @@ export function confirmationView(order: OrderState, merchantName: string, locale
       .filter((l) => l.quantity.original > 0)
       .map((l) => ({ title: l.item.title, quantity: l.quantity.original, total: money(lineTotal(l)) })),
     totals: [
-      ...totals.map((t) => ({
-        label: t.display_text ?? TOTAL_LABELS[t.type] ?? t.type,
-        amount: money(t.amount),
-        grand: t.type === "total",
+      ...totals.map((total) => ({
+        label: totalLabel(t, total),
+        amount: money(total.amount),
+        grand: total.type === "total",
       })),
       // Prices that include tax: "incl. VAT (19%)" under the total, never added to it.
-      ...includedTaxesOf(order.totals).map((l) => ({ label: l.display_text, amount: money(l.amount), grand: false })),
+      ...includedTaxesOf(order.totals).map((l) => ({
+        label: includedLabel(t, l.display_text),
+        amount: money(l.amount),
+        grand: false,
+      })),
     ],
     shipTo: shippingAddress(order),
     statusUrl: order.permalink_url,
+    lang: pageLanguage(locale),
+    t,
   };
 }
 
 function confirmationText(view: ConfirmationView): string {
+  const { t } = view;
   return [
-    `Thank you for your order with ${view.merchantName}.`,
-    `Order ${view.orderName}`,
+    t("email.thanks", { store: view.merchantName }),
+    t("order.titleNumbered", { number: view.orderName }),
     "",
     ...view.lines.map((l) => `- ${l.quantity} × ${l.title}: ${l.total}`),
     "",
-    ...view.totals.map((t) => `${t.label}: ${t.amount}`),
-    ...(view.shipTo.length > 0 ? ["", "Shipping to:", ...view.shipTo.map((line) => `  ${line}`)] : []),
+    ...view.totals.map((total) => `${total.label}: ${total.amount}`),
+    ...(view.shipTo.length > 0 ? ["", `${t("order.shippingTo")}:`, ...view.shipTo.map((line) => `  ${line}`)] : []),
     "",
-    `Order status and tracking: ${view.statusUrl}`,
+    `${t("email.statusLink")}: ${view.statusUrl}`,
   ].join("\n");
 }
 

@@ -9,6 +9,7 @@ import type { Translate } from "../i18n/translate";
 
 const TOTALS: Readonly<Record<string, MessageKey>> = {
   subtotal: "totals.subtotal",
+  items_discount: "totals.discount",
   discount: "totals.discount",
   fulfillment: "totals.shipping",
   tax: "totals.tax",
@@ -23,7 +24,7 @@ export function totalLabel(
   estimate = false,
 ): string {
   if (total.type === "total") return t(estimate ? "totals.estimated" : "totals.total");
-  const keep = (total.type === "discount" || total.type === "fee") && total.display_text;
+  const keep = ["discount", "items_discount", "fee"].includes(total.type) && total.display_text;
   const key = TOTALS[total.type];
   return keep || !key ? (total.display_text ?? total.type) : t(key);
 }

@@ -315,4 +315,9 @@ export const de = {
   "verify.notHere.text": "Diese Zahlung wird nicht auf dieser Seite bestätigt.",
   "verify.unavailable": "Der Shop konnte gerade nicht antworten. Versuchen Sie es gleich noch einmal.",
   "verify.theAssistant": "dem Assistenten, der Sie hierher geschickt hat",
+  "email.subject": "{store}: Bestellung {order} bestätigt",
+  "email.thanks": "Vielen Dank für Ihre Bestellung bei {store}.",
+  "email.order": "Bestellung",
+  "email.qty": "Menge",
+  "email.statusLink": "Bestellstatus und Sendungsverfolgung",
 } satisfies Catalog;

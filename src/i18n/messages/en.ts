@@ -305,6 +305,11 @@ export const en = {
   "verify.notHere.text": "This payment is not verified on this page.",
   "verify.unavailable": "The store could not answer just now. Try again in a moment.",
   "verify.theAssistant": "the assistant that sent you here",
+  "email.subject": "{store}: order {order} confirmed",
+  "email.thanks": "Thank you for your order with {store}.",
+  "email.order": "Order",
+  "email.qty": "Qty",
+  "email.statusLink": "Order status and tracking",
 } as const;
 
 export type MessageKey = keyof typeof en;

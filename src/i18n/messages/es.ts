@@ -315,4 +315,9 @@ export const es = {
   "verify.notHere.text": "Este pago no se verifica en esta página.",
   "verify.unavailable": "La tienda no pudo responder ahora. Vuelve a intentarlo en un momento.",
   "verify.theAssistant": "el asistente que te envió aquí",
+  "email.subject": "{store}: pedido {order} confirmado",
+  "email.thanks": "Gracias por tu pedido en {store}.",
+  "email.order": "Pedido",
+  "email.qty": "Cant.",
+  "email.statusLink": "Estado y seguimiento del pedido",
 } satisfies Catalog;

@@ -319,4 +319,9 @@ export const fr = {
   "verify.notHere.text": "Ce paiement n'est pas vérifié sur cette page.",
   "verify.unavailable": "La boutique n'a pas pu répondre pour le moment. Réessayez dans un instant.",
   "verify.theAssistant": "l'assistant qui vous a envoyé ici",
+  "email.subject": "{store} : commande {order} confirmée",
+  "email.thanks": "Merci pour votre commande chez {store}.",
+  "email.order": "Commande",
+  "email.qty": "Qté",
+  "email.statusLink": "Suivi de la commande et de la livraison",
 } satisfies Catalog;

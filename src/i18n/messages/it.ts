@@ -320,4 +320,9 @@ export const it = {
   "verify.notHere.text": "Questo pagamento non viene verificato in questa pagina.",
   "verify.unavailable": "Il negozio non ha potuto rispondere ora. Riprova tra un momento.",
   "verify.theAssistant": "l'assistente che ti ha mandato qui",
+  "email.subject": "{store}: ordine {order} confermato",
+  "email.thanks": "Grazie per il tuo ordine su {store}.",
+  "email.order": "Ordine",
+  "email.qty": "Qtà",
+  "email.statusLink": "Stato e tracciamento dell'ordine",
 } satisfies Catalog;

@@ -303,4 +303,9 @@ export const ja = {
   "verify.notHere.text": "このお支払いはこのページでは確認しません。",
   "verify.unavailable": "現在ストアが応答できませんでした。しばらくしてからもう一度お試しください。",
   "verify.theAssistant": "ここへ案内したアシスタント",
+  "email.subject": "{store}：ご注文 {order} を承りました",
+  "email.thanks": "{store}をご利用いただきありがとうございます。",
+  "email.order": "注文",
+  "email.qty": "数量",
+  "email.statusLink": "注文状況と配送状況",
 } satisfies Catalog;

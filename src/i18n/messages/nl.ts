@@ -311,4 +311,9 @@ export const nl = {
   "verify.notHere.text": "Deze betaling wordt niet op deze pagina geverifieerd.",
   "verify.unavailable": "De winkel kon nu niet antwoorden. Probeer het zo opnieuw.",
   "verify.theAssistant": "de assistent die je hierheen stuurde",
+  "email.subject": "{store}: bestelling {order} bevestigd",
+  "email.thanks": "Bedankt voor je bestelling bij {store}.",
+  "email.order": "Bestelling",
+  "email.qty": "Aantal",
+  "email.statusLink": "Status en tracking van je bestelling",
 } satisfies Catalog;
