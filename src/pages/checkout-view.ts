@@ -129,7 +129,7 @@ ${notices.length > 0 ? html`<div class="notice ok" role="status"><ul class="plai
 <h2 id="h-order">${t("checkout.orderPlaced")}</h2>
 ${order ? html`<p>${t("order.number")} <strong class="order-id">${orderName(order)}</strong></p>` : ""}
 <p>${t("checkout.totalPaid")} <strong>${money(ctx, checkout, totalOf(checkout))}</strong></p>
-${confirmationEmailNote(checkout.confirmation_email ?? "none", email)}
+${confirmationEmailNote(t, checkout.confirmation_email ?? "none", email)}
 ${link ? html`<p><a class="button" href="${link}">${t("checkout.viewStatus")}</a></p>` : ""}
 </section>
 <section class="card" aria-labelledby="h-items">

@@ -4,18 +4,19 @@
  * email; with one, the order's outbox says whether it was sent, is on its way, or failed.
  * A read of the order object's outbox, never a change: the page's own business, not a tool's.
  */
+import type { MessageKey } from "../i18n/messages/en";
+import type { Translate } from "../i18n/translate";
 import type { PageContext } from "./context";
 import { html, type SafeHtml } from "./html";
 
 export type ConfirmationEmail = "sent" | "pending" | "failed" | "none";
 
 /** The words (one place, for the i18n catalogs to take over). */
-export const EMAIL_TEXT = {
-  sent: "We emailed a confirmation to",
-  pending: "A confirmation email is on its way to",
-  failed: "We could not email a confirmation to",
-  keepLink: "Keep the link to your order status below.",
-} as const;
+const EMAIL_TEXT = {
+  sent: "confirmation.emailSent",
+  pending: "confirmation.emailPending",
+  failed: "confirmation.emailFailed",
+} as const satisfies Record<string, MessageKey>;
 
 /** Where the confirmation email of `orderId` stands; "none" when the store sends no email. */
 export async function confirmationEmailOf(ctx: PageContext, orderId: string | undefined): Promise<ConfirmationEmail> {
@@ -30,10 +31,13 @@ export async function confirmationEmailOf(ctx: PageContext, orderId: string | un
 }
 
 /** The confirmation's sentence about the email; nothing when no email is owed. */
-export function confirmationEmailNote(status: ConfirmationEmail, email: string | undefined): SafeHtml | "" {
+export function confirmationEmailNote(
+  t: Translate,
+  status: ConfirmationEmail,
+  email: string | undefined,
+): SafeHtml | "" {
   if (!email || status === "none") return "";
-  if (status === "failed") return html`<p>${EMAIL_TEXT.failed} ${email}. ${EMAIL_TEXT.keepLink}</p>`;
-  return html`<p>${EMAIL_TEXT[status]} ${email}.</p>`;
+  return html`<p>${t(EMAIL_TEXT[status], { email })}</p>`;
 }
 
 /** The checkout with its confirmation email's state, when it is a completed one. */

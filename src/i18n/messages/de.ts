@@ -320,4 +320,8 @@ export const de = {
   "email.order": "Bestellung",
   "email.qty": "Menge",
   "email.statusLink": "Bestellstatus und Sendungsverfolgung",
+  "confirmation.emailSent": "Wir haben eine Bestätigung an {email} gesendet.",
+  "confirmation.emailPending": "Eine Bestätigung ist an {email} unterwegs.",
+  "confirmation.emailFailed":
+    "Wir konnten keine Bestätigung an {email} senden. Bewahren Sie den Link zu Ihrem Bestellstatus unten auf.",
 } satisfies Catalog;

@@ -310,6 +310,9 @@ export const en = {
   "email.order": "Order",
   "email.qty": "Qty",
   "email.statusLink": "Order status and tracking",
+  "confirmation.emailSent": "We emailed a confirmation to {email}.",
+  "confirmation.emailPending": "A confirmation email is on its way to {email}.",
+  "confirmation.emailFailed": "We could not email a confirmation to {email}. Keep the link to your order status below.",
 } as const;
 
 export type MessageKey = keyof typeof en;

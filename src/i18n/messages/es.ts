@@ -320,4 +320,8 @@ export const es = {
   "email.order": "Pedido",
   "email.qty": "Cant.",
   "email.statusLink": "Estado y seguimiento del pedido",
+  "confirmation.emailSent": "Hemos enviado una confirmación a {email}.",
+  "confirmation.emailPending": "Un correo de confirmación está en camino a {email}.",
+  "confirmation.emailFailed":
+    "No pudimos enviar una confirmación a {email}. Guarda el enlace al estado de tu pedido que aparece abajo.",
 } satisfies Catalog;

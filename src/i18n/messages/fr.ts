@@ -324,4 +324,8 @@ export const fr = {
   "email.order": "Commande",
   "email.qty": "Qté",
   "email.statusLink": "Suivi de la commande et de la livraison",
+  "confirmation.emailSent": "Nous avons envoyé une confirmation à {email}.",
+  "confirmation.emailPending": "Un e-mail de confirmation est en route vers {email}.",
+  "confirmation.emailFailed":
+    "Nous n'avons pas pu envoyer de confirmation à {email}. Conservez le lien vers l'état de votre commande ci-dessous.",
 } satisfies Catalog;

@@ -325,4 +325,8 @@ export const it = {
   "email.order": "Ordine",
   "email.qty": "Qtà",
   "email.statusLink": "Stato e tracciamento dell'ordine",
+  "confirmation.emailSent": "Abbiamo inviato una conferma a {email}.",
+  "confirmation.emailPending": "Un'email di conferma è in arrivo a {email}.",
+  "confirmation.emailFailed":
+    "Non siamo riusciti a inviare una conferma a {email}. Conserva il link allo stato dell'ordine qui sotto.",
 } satisfies Catalog;

@@ -308,4 +308,7 @@ export const ja = {
   "email.order": "注文",
   "email.qty": "数量",
   "email.statusLink": "注文状況と配送状況",
+  "confirmation.emailSent": "{email} に確認メールを送信しました。",
+  "confirmation.emailPending": "{email} に確認メールをお送りしています。",
+  "confirmation.emailFailed": "{email} に確認メールを送信できませんでした。下の注文状況へのリンクを保存してください。",
 } satisfies Catalog;

@@ -316,4 +316,8 @@ export const nl = {
   "email.order": "Bestelling",
   "email.qty": "Aantal",
   "email.statusLink": "Status en tracking van je bestelling",
+  "confirmation.emailSent": "We hebben een bevestiging gestuurd naar {email}.",
+  "confirmation.emailPending": "Er is een bevestigingsmail onderweg naar {email}.",
+  "confirmation.emailFailed":
+    "We konden geen bevestiging sturen naar {email}. Bewaar de link naar de status van je bestelling hieronder.",
 } satisfies Catalog;
