@@ -25,6 +25,8 @@ export const EC_SCRIPT = `(function () {
   var version = marker.getAttribute("data-version");
   var proof = marker.getAttribute("data-proof");
   var delegate = (marker.getAttribute("data-delegate") || "").split(",").filter(Boolean);
+  // What the buyer reads comes with the page, in the store's language (page.ts data-msg-*).
+  function words(name) { return marker.getAttribute("data-msg-" + name) || ""; }
   var checkout = {};
   try { checkout = JSON.parse(document.getElementById("ucp-ec-checkout").textContent || "{}"); } catch (e) {}
   var port = null, closed = false, pending = {}, seq = 0;
@@ -198,7 +200,7 @@ export const EC_SCRIPT = `(function () {
   function describe(instrument) {
     var d = instrument && instrument.display || {};
     if (d.description) return d.description;
-    return [d.brand, d.last_digits ? "•••• " + d.last_digits : ""].filter(Boolean).join(" ") || "Chosen in the app you are using";
+    return [d.brand, d.last_digits ? "•••• " + d.last_digits : ""].filter(Boolean).join(" ") || words("chosen");
   }
   function selected(instruments) {
     return (instruments || []).filter(function (i) { return i && i.selected; })[0] || (instruments || [])[0];
@@ -206,28 +208,28 @@ export const EC_SCRIPT = `(function () {
 
   function pay(button) {
     button.disabled = true;
-    say("ec-status", "Confirm the payment in the app you are using.");
+    say("ec-status", words("confirm"));
     saveForm().then(function () {
       return request("ec.payment.credential_request", { checkout: shown() });
     }).then(function (reply) {
       var result = reply.result;
       if (!result || !result.ucp || result.ucp.status !== "success") {
-        say("ec-status", errorText(result) || "The payment was not confirmed.");
+        say("ec-status", errorText(result) || words("not-confirmed"));
         button.disabled = false;
         return;
       }
       var instruments = result.checkout && result.checkout.payment && result.checkout.payment.instruments;
       var chosen = selected(instruments);
       if (!chosen || !chosen.credential) {
-        say("ec-status", "The app you are using supplied no payment.");
+        say("ec-status", words("no-payment"));
         button.disabled = false;
         return;
       }
       hostInstruments = withoutCredentials(instruments);
-      say("ec-status", "Placing your order…");
+      say("ec-status", words("placing"));
       return call("complete", { instrument: chosen }).then(function (answer) {
         if (!answer || !answer.checkout) {
-          say("ec-status", "The order could not be placed. Please try again.");
+          say("ec-status", words("not-placed"));
           button.disabled = false;
           return;
         }
@@ -260,10 +262,10 @@ export const EC_SCRIPT = `(function () {
       var methods = result && result.ucp && result.ucp.status === "success" && result.checkout &&
         result.checkout.fulfillment && result.checkout.fulfillment.methods;
       if (!methods) { say("ec-address-status", errorText(result)); button.disabled = false; return; }
-      say("ec-address-status", "Updating the shipping address…");
+      say("ec-address-status", words("updating-address"));
       return call("address", { methods: methods }).then(function (answer) {
         if (!answer || !answer.checkout) {
-          say("ec-address-status", "That address could not be used. Please try another.");
+          say("ec-address-status", words("bad-address"));
           button.disabled = false;
           return;
         }

@@ -6,6 +6,7 @@
  * notifications, a panel per delegated action, and the ECP script. The page's own UI for what
  * is delegated is hidden (embedded.md §Binding Requirements: MUST NOT show its own UI).
  */
+import { type Translate, translator } from "../i18n/translate";
 import type { ToolPayload } from "../pages/buyer-tools";
 import type { PageContext } from "../pages/context";
 import { html, type SafeHtml, trustedHtml } from "../pages/html";
@@ -48,13 +49,14 @@ export function embedCheckout(ctx: PageContext, response: Response, page: Embedd
     (hidden.length > 0 ? `${hidden.join(",")}{display:none!important}` : "") +
     (session.colorScheme === "light" ? ":root{color-scheme:light}" : "") +
     PANEL_CSS;
+  const t = translator(ctx);
   const panels = {
-    address: delegated.has("fulfillment.address_change") ? addressPanel(page.payload) : undefined,
-    payment: delegated.has("payment.credential") ? paymentPanel(ctx, page, delegated) : undefined,
+    address: delegated.has("fulfillment.address_change") ? addressPanel(t, page.payload) : undefined,
+    payment: delegated.has("payment.credential") ? paymentPanel(ctx, t, page, delegated) : undefined,
   };
   const placed = { address: false, payment: false };
   const checkout = session.version ? ecCheckout(page.payload, session.version, ctx.config) : {};
-  const tail = html`<div id="ucp-ec" hidden data-origin="${page.origin}" data-version="${session.version ?? ""}" data-requested-version="${session.requestedVersion}" data-error-version="${CURRENT_VERSION}" data-delegate="${[...delegated].join(",")}" data-proof="${page.proof}"></div>
+  const tail = html`<div id="ucp-ec" hidden data-origin="${page.origin}" data-version="${session.version ?? ""}" data-requested-version="${session.requestedVersion}" data-error-version="${CURRENT_VERSION}" data-delegate="${[...delegated].join(",")}" data-proof="${page.proof}"${scriptWords(t)}></div>
 <script type="application/json" id="ucp-ec-checkout">${trustedHtml(scriptJson(checkout))}</script>
 <script nonce="${ctx.nonce}">${trustedHtml(EC_SCRIPT)}</script>`;
   const rewriter = new HTMLRewriter()
@@ -94,31 +96,36 @@ export function embedCheckout(ctx: PageContext, response: Response, page: Embedd
   return rewriter.transform(response);
 }
 
-function paymentPanel(ctx: PageContext, page: EmbeddedPage, delegated: ReadonlySet<string>): SafeHtml {
+/** The script's words for the buyer, as data-msg-* on the marker (page-script.ts `words`). */
+function scriptWords(t: Translate): SafeHtml {
+  return html` data-msg-chosen="${t("embedded.chosenInApp")}" data-msg-confirm="${t("embedded.confirmInApp")}" data-msg-not-confirmed="${t("embedded.notConfirmed")}" data-msg-no-payment="${t("embedded.noPayment")}" data-msg-placing="${t("embedded.placing")}" data-msg-not-placed="${t("embedded.notPlaced")}" data-msg-updating-address="${t("embedded.updatingAddress")}" data-msg-bad-address="${t("embedded.badAddress")}"`;
+}
+
+function paymentPanel(ctx: PageContext, t: Translate, page: EmbeddedPage, delegated: ReadonlySet<string>): SafeHtml {
   const totals = Array.isArray(page.payload.totals) ? (page.payload.totals as Array<Record<string, unknown>>) : [];
   const total = totals.find((t) => t.type === "total")?.amount;
   const currency = typeof page.payload.currency === "string" ? page.payload.currency : "";
   const amount =
     typeof total === "number" && currency ? formatMoney(total, currency, ctx.config.storefront.locale) : "";
   return html`<section class="card ec-panel" id="ec-payment" aria-labelledby="ec-payment-h">
-<h2 id="ec-payment-h">Payment</h2>
+<h2 id="ec-payment-h">${t("checkout.payment")}</h2>
 ${
   delegated.has("payment.instruments_change")
-    ? html`<div class="ec-row"><p class="ec-value" id="ec-instrument">Chosen in the app you are using</p>
-<button type="button" class="secondary" id="ec-instruments" disabled>Change payment method</button></div>`
-    : html`<p class="muted">You confirm the payment in the app you are using.</p>`
+    ? html`<div class="ec-row"><p class="ec-value" id="ec-instrument">${t("embedded.chosenInApp")}</p>
+<button type="button" class="secondary" id="ec-instruments" disabled>${t("embedded.changeMethod")}</button></div>`
+    : html`<p class="muted">${t("embedded.youConfirmInApp")}</p>`
 }
-<button type="button" class="place" id="ec-pay" disabled>${amount ? `Pay ${amount}` : "Pay"}</button>
+<button type="button" class="place" id="ec-pay" disabled>${amount ? `${t("checkout.pay")} ${amount}` : t("checkout.pay")}</button>
 <p id="ec-status" role="status" aria-live="polite"></p>
 </section>`;
 }
 
-function addressPanel(payload: ToolPayload): SafeHtml {
+function addressPanel(t: Translate, payload: ToolPayload): SafeHtml {
   const address = shippingAddress(payload);
   return html`<section class="card ec-panel" id="ec-address-panel" aria-labelledby="ec-address-h">
-<h2 id="ec-address-h">Shipping address</h2>
-<div class="ec-row"><p class="ec-value" id="ec-address-text">${address ?? "No address yet"}</p>
-<button type="button" class="secondary" id="ec-address" disabled>${address ? "Change address" : "Add address"}</button></div>
+<h2 id="ec-address-h">${t("checkout.address")}</h2>
+<div class="ec-row"><p class="ec-value" id="ec-address-text">${address ?? t("embedded.noAddress")}</p>
+<button type="button" class="secondary" id="ec-address" disabled>${address ? t("embedded.changeAddress") : t("embedded.addAddress")}</button></div>
 <p id="ec-address-status" role="status" aria-live="polite"></p>
 </section>`;
 }

@@ -324,4 +324,17 @@ export const de = {
   "confirmation.emailPending": "Eine Bestätigung ist an {email} unterwegs.",
   "confirmation.emailFailed":
     "Wir konnten keine Bestätigung an {email} senden. Bewahren Sie den Link zu Ihrem Bestellstatus unten auf.",
+  "embedded.chosenInApp": "In der App gewählt, die Sie verwenden",
+  "embedded.changeMethod": "Zahlungsart ändern",
+  "embedded.youConfirmInApp": "Sie bestätigen die Zahlung in der App, die Sie verwenden.",
+  "embedded.confirmInApp": "Bestätigen Sie die Zahlung in der App, die Sie verwenden.",
+  "embedded.notConfirmed": "Die Zahlung wurde nicht bestätigt.",
+  "embedded.noPayment": "Die App, die Sie verwenden, hat keine Zahlung übermittelt.",
+  "embedded.placing": "Ihre Bestellung wird aufgegeben …",
+  "embedded.notPlaced": "Die Bestellung konnte nicht aufgegeben werden. Bitte versuchen Sie es erneut.",
+  "embedded.updatingAddress": "Die Lieferadresse wird aktualisiert …",
+  "embedded.badAddress": "Diese Adresse kann nicht verwendet werden. Bitte versuchen Sie eine andere.",
+  "embedded.noAddress": "Noch keine Adresse",
+  "embedded.changeAddress": "Adresse ändern",
+  "embedded.addAddress": "Adresse hinzufügen",
 } satisfies Catalog;

@@ -313,6 +313,19 @@ export const en = {
   "confirmation.emailSent": "We emailed a confirmation to {email}.",
   "confirmation.emailPending": "A confirmation email is on its way to {email}.",
   "confirmation.emailFailed": "We could not email a confirmation to {email}. Keep the link to your order status below.",
+  "embedded.chosenInApp": "Chosen in the app you are using",
+  "embedded.changeMethod": "Change payment method",
+  "embedded.youConfirmInApp": "You confirm the payment in the app you are using.",
+  "embedded.confirmInApp": "Confirm the payment in the app you are using.",
+  "embedded.notConfirmed": "The payment was not confirmed.",
+  "embedded.noPayment": "The app you are using supplied no payment.",
+  "embedded.placing": "Placing your order…",
+  "embedded.notPlaced": "The order could not be placed. Please try again.",
+  "embedded.updatingAddress": "Updating the shipping address…",
+  "embedded.badAddress": "That address could not be used. Please try another.",
+  "embedded.noAddress": "No address yet",
+  "embedded.changeAddress": "Change address",
+  "embedded.addAddress": "Add address",
 } as const;
 
 export type MessageKey = keyof typeof en;

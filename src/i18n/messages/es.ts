@@ -324,4 +324,17 @@ export const es = {
   "confirmation.emailPending": "Un correo de confirmación está en camino a {email}.",
   "confirmation.emailFailed":
     "No pudimos enviar una confirmación a {email}. Guarda el enlace al estado de tu pedido que aparece abajo.",
+  "embedded.chosenInApp": "Elegido en la app que estás usando",
+  "embedded.changeMethod": "Cambiar forma de pago",
+  "embedded.youConfirmInApp": "Confirmas el pago en la app que estás usando.",
+  "embedded.confirmInApp": "Confirma el pago en la app que estás usando.",
+  "embedded.notConfirmed": "El pago no se confirmó.",
+  "embedded.noPayment": "La app que estás usando no proporcionó ningún pago.",
+  "embedded.placing": "Realizando tu pedido…",
+  "embedded.notPlaced": "No se pudo realizar el pedido. Vuelve a intentarlo.",
+  "embedded.updatingAddress": "Actualizando la dirección de envío…",
+  "embedded.badAddress": "No se pudo usar esa dirección. Prueba con otra.",
+  "embedded.noAddress": "Aún no hay dirección",
+  "embedded.changeAddress": "Cambiar dirección",
+  "embedded.addAddress": "Añadir dirección",
 } satisfies Catalog;

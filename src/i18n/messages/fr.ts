@@ -328,4 +328,17 @@ export const fr = {
   "confirmation.emailPending": "Un e-mail de confirmation est en route vers {email}.",
   "confirmation.emailFailed":
     "Nous n'avons pas pu envoyer de confirmation à {email}. Conservez le lien vers l'état de votre commande ci-dessous.",
+  "embedded.chosenInApp": "Choisi dans l'application que vous utilisez",
+  "embedded.changeMethod": "Changer de moyen de paiement",
+  "embedded.youConfirmInApp": "Vous confirmez le paiement dans l'application que vous utilisez.",
+  "embedded.confirmInApp": "Confirmez le paiement dans l'application que vous utilisez.",
+  "embedded.notConfirmed": "Le paiement n'a pas été confirmé.",
+  "embedded.noPayment": "L'application que vous utilisez n'a fourni aucun paiement.",
+  "embedded.placing": "Commande en cours…",
+  "embedded.notPlaced": "La commande n'a pas pu être passée. Veuillez réessayer.",
+  "embedded.updatingAddress": "Mise à jour de l'adresse de livraison…",
+  "embedded.badAddress": "Cette adresse ne peut pas être utilisée. Veuillez en essayer une autre.",
+  "embedded.noAddress": "Pas encore d'adresse",
+  "embedded.changeAddress": "Modifier l'adresse",
+  "embedded.addAddress": "Ajouter une adresse",
 } satisfies Catalog;

@@ -329,4 +329,17 @@ export const it = {
   "confirmation.emailPending": "Un'email di conferma è in arrivo a {email}.",
   "confirmation.emailFailed":
     "Non siamo riusciti a inviare una conferma a {email}. Conserva il link allo stato dell'ordine qui sotto.",
+  "embedded.chosenInApp": "Scelto nell'app che stai usando",
+  "embedded.changeMethod": "Cambia metodo di pagamento",
+  "embedded.youConfirmInApp": "Confermi il pagamento nell'app che stai usando.",
+  "embedded.confirmInApp": "Conferma il pagamento nell'app che stai usando.",
+  "embedded.notConfirmed": "Il pagamento non è stato confermato.",
+  "embedded.noPayment": "L'app che stai usando non ha fornito alcun pagamento.",
+  "embedded.placing": "Invio dell'ordine in corso…",
+  "embedded.notPlaced": "Non è stato possibile effettuare l'ordine. Riprova.",
+  "embedded.updatingAddress": "Aggiornamento dell'indirizzo di spedizione…",
+  "embedded.badAddress": "Non è stato possibile usare questo indirizzo. Provane un altro.",
+  "embedded.noAddress": "Nessun indirizzo",
+  "embedded.changeAddress": "Cambia indirizzo",
+  "embedded.addAddress": "Aggiungi indirizzo",
 } satisfies Catalog;

@@ -320,4 +320,17 @@ export const nl = {
   "confirmation.emailPending": "Er is een bevestigingsmail onderweg naar {email}.",
   "confirmation.emailFailed":
     "We konden geen bevestiging sturen naar {email}. Bewaar de link naar de status van je bestelling hieronder.",
+  "embedded.chosenInApp": "Gekozen in de app die je gebruikt",
+  "embedded.changeMethod": "Betaalmethode wijzigen",
+  "embedded.youConfirmInApp": "Je bevestigt de betaling in de app die je gebruikt.",
+  "embedded.confirmInApp": "Bevestig de betaling in de app die je gebruikt.",
+  "embedded.notConfirmed": "De betaling is niet bevestigd.",
+  "embedded.noPayment": "De app die je gebruikt heeft geen betaling doorgegeven.",
+  "embedded.placing": "Je bestelling wordt geplaatst…",
+  "embedded.notPlaced": "De bestelling kon niet worden geplaatst. Probeer het opnieuw.",
+  "embedded.updatingAddress": "Het verzendadres wordt bijgewerkt…",
+  "embedded.badAddress": "Dat adres kan niet worden gebruikt. Probeer een ander adres.",
+  "embedded.noAddress": "Nog geen adres",
+  "embedded.changeAddress": "Adres wijzigen",
+  "embedded.addAddress": "Adres toevoegen",
 } satisfies Catalog;
