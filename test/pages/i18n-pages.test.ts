@@ -109,6 +109,29 @@ describe("a German store (de-DE)", () => {
     expect(html).toContain(">Bestätigung scheitern lassen</button>");
   });
 
+  it("the header's cart link: GET /cart without a cart says it is empty; with the cookie's cart it goes there", async () => {
+    const empty = await pageIn("de-DE", "/cart");
+    expect(empty.status).toBe(200);
+    expect(empty.html).toContain("<h1>Ihr Warenkorb ist leer</h1>");
+    expect(empty.html).toContain('<a href="/cart">Warenkorb</a>');
+    const path = await cartPath();
+    const cookie = `ucp_cart=${path.split("/").pop()}`;
+    const request = new Request("https://shop.example.com/cart", {
+      headers: { "cf-connecting-ip": IP, cookie },
+      redirect: "manual",
+    });
+    const res = await worker.fetch(
+      request as Request<unknown, IncomingRequestCfProperties>,
+      { ...env, MERCHANT_LOCALE: "de-DE" } as Env,
+    );
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(path);
+    const shop = await pageIn("de-DE", "/", cookie);
+    expect(shop.html).toContain(
+      `<a href="${path}" aria-label="Warenkorb, 2 Artikel">Warenkorb <span class="count" aria-hidden="true">2</span></a>`,
+    );
+  });
+
   it("message pages: a 404 and an expired form in German", async () => {
     const missing = await pageIn("de-DE", "/no/such/page");
     expect(missing.status).toBe(404);
