@@ -74,8 +74,12 @@ describeBrowser("3-D Secure journey: the buyer verifies, the agent's retry compl
     const done = await agent.call("complete_checkout", { id: checkout.id, checkout: pay3ds });
     expect(done.status, JSON.stringify(done.messages)).toBe("completed");
     expect(done.order.id).toMatch(/^ord_/);
+    // A person reads the short number (the order's label); the agent keeps the UCP id.
+    expect(done.order.label).toMatch(/^#\d+$/);
 
     const order = await agent.call("get_order", { id: done.order.id });
+    expect(order.id).toBe(done.order.id);
+    expect(order.label).toBe(done.order.label);
     const line = order.line_items[0].id as string;
     const shipped = await fetch(`${h.baseUrl}/admin/orders/${done.order.id}/events`, {
       method: "POST",
@@ -92,7 +96,8 @@ describeBrowser("3-D Secure journey: the buyer verifies, the agent's retry compl
 
     expect((await page.goto(done.order.permalink_url))?.status()).toBe(200);
     const text = await page.locator("main").innerText();
-    expect(text).toContain(done.order.id);
+    expect(text).toContain(`Order number ${done.order.label}`);
+    expect(text).not.toContain(done.order.id);
     expect(text).toContain("UPS");
     const tracking = page.getByRole("link", { name: /1Z3DS0001/ });
     expect(await tracking.getAttribute("href")).toBe("https://www.ups.com/track?tracknum=1Z3DS0001");
