@@ -44,6 +44,17 @@ import {
   sameLines,
   stockShardName,
 } from "./shared/inventory-plan";
+import {
+  leftToRelease,
+  parseReturnLines,
+  planReturn,
+  priorReturn,
+  RETURNS_SCHEMA,
+  type ReturnLine,
+  type ReturnOutcome,
+  recordReturn,
+  returnedUnits,
+} from "./shared/reservation-returns";
 import { ensureTables, hasTable, transaction } from "./shared/schema";
 import { isStockShard, type LegacyStart, legacyStarts } from "./shared/stock-shard";
 
@@ -57,6 +68,7 @@ export type {
   StockChange,
   StockLevel,
 } from "./shared/inventory-plan";
+export type { ReturnLine, ReturnOutcome } from "./shared/reservation-returns";
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS stock (
@@ -183,7 +195,10 @@ export class InventoryObject extends DurableObject<Env> {
       if (!prior) return { released: false, reason: "not_found" };
       if (prior.state === "released") return { released: false, reason: "already_released" };
       const before = this.#states(prior.lines.map((l) => l.variantId));
-      this.#giveBack(prior.lines);
+      // Units an order's refund already restocked (returnUnits) are not given back again.
+      this.#giveBack(
+        leftToRelease(prior.lines, returnedUnits(sql, reservationId, hasTable(sql, "reservation_returns"))),
+      );
       sql.exec("UPDATE reservations SET state = 'released', released_at = ? WHERE id = ?", now, reservationId);
       changed = this.#changed(before);
       return { released: true };
@@ -192,6 +207,41 @@ export class InventoryObject extends DurableObject<Env> {
     // reservation released and would otherwise never publish. The retry sets the alarm.
     if (outcome.released) await this.#publish(changed);
     if (outcome.released || outcome.reason === "already_released") await this.#arm();
+    return outcome;
+  }
+
+  /**
+   * Gives back some units of a held reservation (an order's refund with restock), once per
+   * `key`: a repeat replays what the first gave (replayed: true). Never more of a variant than
+   * the reservation took, less earlier returns; units go back, as in release(), only to levels
+   * still counted from the load they were taken from. A released reservation gives nothing.
+   */
+  async returnUnits(reservationId: string, lines: ReturnLine[], key: string): Promise<ReturnOutcome> {
+    const asked = parseReturnLines(lines);
+    const valid = typeof reservationId === "string" && typeof key === "string" && key.length > 0 && key.length <= 300;
+    if (!asked || !valid) return { returned: false, reason: "invalid_input" };
+    if (!this.#hasTables()) return { returned: false, reason: "not_found" };
+    const sql = this.ctx.storage.sql;
+    let changed: string[] = [];
+    const outcome = transaction(this.ctx.storage, (): ReturnOutcome => {
+      const prior = this.#reservation(reservationId);
+      if (!prior) return { returned: false, reason: "not_found" };
+      ensureTables(sql, [RETURNS_SCHEMA]);
+      const again = priorReturn(sql, reservationId, key);
+      if (again) return { returned: true, lines: again, replayed: true };
+      if (prior.state === "released") return { returned: false, reason: "already_released" };
+      const given = planReturn(prior.lines, asked, returnedUnits(sql, reservationId, true));
+      const before = this.#states(given.map((l) => l.variantId));
+      this.#giveBack(given);
+      recordReturn(sql, reservationId, key, given, Date.now());
+      changed = this.#changed(before);
+      return {
+        returned: true,
+        lines: given.map(({ variantId, quantity }) => ({ variantId, quantity })),
+        replayed: false,
+      };
+    });
+    if (outcome.returned && !outcome.replayed) await this.#publish(changed);
     return outcome;
   }
 

@@ -9,6 +9,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { merchantSigningKey } from "../src/auth/merchant-key";
+import { returnStock } from "../src/catalog/stock-returns";
 import { releaseStock } from "../src/catalog/stock-shards";
 import { merchantConfig } from "../src/config";
 import { logOrderEvent, type OrderEvent } from "../src/lib/log";
@@ -50,6 +51,7 @@ import {
   effectsDeadline,
   effectsStatus,
   queueEffects,
+  RELEASE_LINES_SCHEMA,
   runDueEffects,
   type SettlementPorts,
 } from "./order/settlement";
@@ -82,6 +84,7 @@ const TABLES = [
   ORDER_SCHEMA,
   OUTBOX_SCHEMA,
   EFFECTS_SCHEMA,
+  RELEASE_LINES_SCHEMA,
   CAPTURES_SCHEMA,
   LEDGER_SCHEMA,
   WEBHOOKS_SCHEMA,
@@ -525,6 +528,7 @@ export class OrderObject extends DurableObject<Env> {
         return { ok: false };
       },
       release: (id) => releaseStock(this.env, id, variantIds),
+      restock: (id, lines, key) => returnStock(this.env, id, lines, key),
     };
   }
 

@@ -21,11 +21,25 @@ export const EFFECTS_SCHEMA = `CREATE TABLE IF NOT EXISTS effects (
   ${JOB_COLUMNS}
 )`;
 
+/**
+ * The units of a release that gives back only part of the reservation (a refund with
+ * restock): one row per such effect. A table of its own, so `effects` (and its CHECK on
+ * kind) stays as deployed; a release without a row here is the whole reservation.
+ */
+export const RELEASE_LINES_SCHEMA = `CREATE TABLE IF NOT EXISTS release_lines (
+  effect_id TEXT PRIMARY KEY,
+  lines_json TEXT NOT NULL
+)`;
+
+type ReleaseLines = ReadonlyArray<{ variantId: string; quantity: number }>;
+
 /** The outside world as the effects need it (the processor and the inventory object). */
 export interface SettlementPorts {
   refund(chargeId: string, amount: number, idempotencyKey: string): Promise<{ readonly ok: boolean }>;
   /** Any answer counts: released, already released, or unknown (nothing left to return). */
   release(reservationId: string): Promise<unknown>;
+  /** Part of the reservation back, once per key (the effect's id); any answer counts, as for release. */
+  restock(reservationId: string, lines: ReleaseLines, key: string): Promise<unknown>;
 }
 
 export function queueEffects(sql: SqlStorage, adjustmentId: string, effects: readonly Effect[], now: number): void {
@@ -39,7 +53,20 @@ export function queueEffects(sql: SqlStorage, adjustmentId: string, effects: rea
       effect.kind === "refund" ? effect.amount : 0,
       now,
     );
+    if (effect.kind === "release" && effect.lines)
+      sql.exec(
+        "INSERT OR IGNORE INTO release_lines (effect_id, lines_json) VALUES (?, ?)",
+        `${adjustmentId}:release`,
+        JSON.stringify(effect.lines),
+      );
   }
+}
+
+function releaseLines(sql: SqlStorage, effectId: string): ReleaseLines | undefined {
+  const row = sql
+    .exec<{ lines_json: string }>("SELECT lines_json FROM release_lines WHERE effect_id = ?", effectId)
+    .toArray()[0];
+  return row ? (JSON.parse(row.lines_json) as ReleaseLines) : undefined;
 }
 
 /** Runs the due effects; returns the adjustments they belong to (whose status may change). */
@@ -59,7 +86,9 @@ export async function runDueEffects(sql: SqlStorage, ports: SettlementPorts, now
       // The effect's id is the refund's idempotency key: a retried effect refunds once.
       if (row.kind === "refund") ok = (await ports.refund(row.target, row.amount, id)).ok;
       else {
-        await ports.release(row.target);
+        const lines = releaseLines(sql, id);
+        // The effect's id keys the partial release too: a retry restocks nothing twice.
+        await (lines ? ports.restock(row.target, lines, id) : ports.release(row.target));
         ok = true;
       }
     } catch (e) {

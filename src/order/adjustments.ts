@@ -5,6 +5,7 @@
  */
 import { err, ok, type Result } from "../lib/result";
 import { type Issue, lineIssues } from "./line-refs";
+import { planLineRefund } from "./line-refunds";
 import type { AdjustmentInput } from "./order-input";
 import type { Adjustment, AdjustmentStatus, LineCount, OrderLine, OrderState } from "./order-state";
 
@@ -12,9 +13,14 @@ import type { Adjustment, AdjustmentStatus, LineCount, OrderLine, OrderState } f
  * dispute: the bank already moved the money) only record it. */
 const REFUNDED: ReadonlySet<string> = new Set(["refund", "cancellation", "return", "price_adjustment"]);
 
+/** A release with `lines` gives back only those units of the reservation (a refund with restock). */
 export type Effect =
   | { readonly kind: "refund"; readonly chargeId: string; readonly amount: number }
-  | { readonly kind: "release"; readonly reservationId: string };
+  | {
+      readonly kind: "release";
+      readonly reservationId: string;
+      readonly lines?: ReadonlyArray<{ variantId: string; quantity: number }>;
+    };
 
 export interface AdjustmentPlan {
   readonly order: OrderState;
@@ -43,6 +49,13 @@ export function applyAdjustment(
     if (quantity > 0) return "a cancellation reduces a line: use a negative quantity";
     return -quantity > unshipped(line) ? `only ${unshipped(line)} unshipped unit(s) of ${line.id} remain` : undefined;
   });
+  if (input.restock && !(input.type === "refund" && input.line_items))
+    issues.push({ path: "$.restock", message: "only a refund by line can restock: name the lines and units" });
+  const byLine =
+    issues.length === 0 && input.type === "refund" && input.line_items
+      ? planLineRefund(order, input.line_items, input.restock === true)
+      : undefined;
+  if (byLine && !byLine.ok) issues.push(...byLine.error);
   if (issues.length > 0) return err(issues);
   const lines: readonly LineCount[] | undefined =
     input.line_items ??
@@ -54,10 +67,15 @@ export function applyAdjustment(
   }
   // Only a cancellation changes quantities (UCP: total is the active quantity); other types
   // record the lines they concern.
-  const lineItems = cancel ? order.line_items.map((l) => reduce(l, lines ?? [])) : order.line_items;
+  const lineItems = cancel
+    ? order.line_items.map((l) => reduce(l, lines ?? []))
+    : byLine?.ok
+      ? byLine.value.lineItems
+      : order.line_items;
   const refundable = totalOf(order.totals) - refundedSoFar(order);
   const everything = lineItems.every((l) => l.quantity.total === 0);
-  const amount = input.amount ?? (cancel ? cancelRefund(order.line_items, lines ?? [], everything, refundable) : 0);
+  const share = byLine?.ok ? Math.min(byLine.value.share, refundable) : 0;
+  const amount = input.amount ?? (cancel ? cancelRefund(order.line_items, lines ?? [], everything, refundable) : share);
   const refunds = REFUNDED.has(input.type) && amount > 0;
   if (input.type === "refund" && amount === 0) issues.push({ path: "$.amount", message: "a refund needs an amount" });
   if (amount > refundable) issues.push({ path: "$.amount", message: `at most ${refundable} can still be refunded` });
@@ -78,6 +96,8 @@ export function applyAdjustment(
   if (cancel && everything && untouched && order.reservation_id) {
     effects.push({ kind: "release", reservationId: order.reservation_id });
   }
+  if (byLine?.ok && byLine.value.restock.length > 0 && order.reservation_id)
+    effects.push({ kind: "release", reservationId: order.reservation_id, lines: byLine.value.restock });
   const adjustment: Adjustment = {
     id: `adj_${order.adjustments.length + 1}`,
     type: input.type,
@@ -93,6 +113,7 @@ export function applyAdjustment(
       ...order,
       line_items: lineItems,
       adjustments: [...order.adjustments, adjustment],
+      ...(byLine?.ok ? { returned_units: byLine.value.returned, restocked_units: byLine.value.restocked } : {}),
       ...(releases ? { capture: { status: "released" as const } } : {}),
     },
     adjustmentId: adjustment.id,

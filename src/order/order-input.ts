@@ -64,6 +64,10 @@ export const AdjustmentInputSchema = z
       .optional()
       .describe("Money back to the buyer, positive minor units."),
     description: Text(1000).optional(),
+    restock: z
+      .boolean()
+      .optional()
+      .describe("A refund by line: put the refunded units back in stock (once; never more than were sold)."),
   })
   .describe("An adjustment to append.");
 export type AdjustmentInput = z.infer<typeof AdjustmentInputSchema>;

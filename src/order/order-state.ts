@@ -136,6 +136,12 @@ export interface OrderState {
   readonly capture?: CaptureRecord;
   /** The short order number people read ("#1001", order-number.ts); absent on older orders. */
   readonly number?: number;
+  /** Units refunded by line that stayed on the order (shipped, or money only), per line id (line-refunds.ts). */
+  readonly returned_units?: Readonly<Record<string, number>>;
+  /** Units put back in stock by refunds with restock, per line id; absent until the first. */
+  readonly restocked_units?: Readonly<Record<string, number>>;
+  /** The shipping option the buyer chose, by its title (absent on older orders and without one). */
+  readonly shipping_option?: { readonly id: string; readonly title: string };
 }
 
 export function orderFromCheckout(
@@ -195,6 +201,7 @@ export function orderFromCheckout(
     ...paymentDisplayOf(checkout),
     ...(ids.chargeId && ids.captureAtShipment ? { capture: { status: "authorized" as const } } : {}),
     ...(ids.number !== undefined ? { number: ids.number } : {}),
+    ...(option?.title ? { shipping_option: { id: option.id, title: option.title.slice(0, 200) } } : {}),
   };
 }
 

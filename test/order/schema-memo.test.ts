@@ -67,7 +67,17 @@ describe("an order from before the outbox (only `orders`)", () => {
     });
     expect(shipped.kind).toBe("ok");
     expect(await tables(stub)).toEqual(
-      ["captures", "effects", "index_feed", "ledger", "orders", "outbox", "webhook_deliveries", "webhooks"].sort(),
+      [
+        "captures",
+        "effects",
+        "index_feed",
+        "ledger",
+        "orders",
+        "outbox",
+        "release_lines",
+        "webhook_deliveries",
+        "webhooks",
+      ].sort(),
     );
     expect((await stub.indexState())?.entry.status).toBe("shipped");
     await runDurableObjectAlarm(stub);
@@ -96,7 +106,17 @@ describe("a new order's tables", () => {
     });
     expect(shipped.kind).toBe("ok");
     expect(await tables(stub)).toEqual(
-      ["captures", "effects", "index_feed", "ledger", "orders", "outbox", "webhook_deliveries", "webhooks"].sort(),
+      [
+        "captures",
+        "effects",
+        "index_feed",
+        "ledger",
+        "orders",
+        "outbox",
+        "release_lines",
+        "webhook_deliveries",
+        "webhooks",
+      ].sort(),
     );
     // The ledger entry's expiry is what the alarm waits for now.
     const alarm = await runInDurableObject(stub, (_o: OrderObject, state) => state.storage.getAlarm());
