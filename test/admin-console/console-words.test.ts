@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { dateTime, platformName, words } from "../../src/admin/console/orders-format";
 import { buildConfig, type MerchantConfig, merchantConfig } from "../../src/config";
 import { merchantVarProblems } from "../../src/merchant-vars";
-import { callAsBuyer } from "../../src/pages/buyer-tools";
+import { callAsBuyer, storefrontProfile } from "../../src/pages/buyer-tools";
 import type { PageContext } from "../../src/pages/context";
 import { ADDRESS, pay } from "../helpers/checkout";
 import { type Browser, ORIGIN, openPage, signIn } from "../helpers/console";
@@ -49,7 +49,7 @@ async function orderFromTheStoresPages(): Promise<string> {
 }
 
 const withStore = (vars: Record<string, string>): Pick<{ config: MerchantConfig }, "config"> => ({
-  config: buildConfig({ ...(env as Record<string, string>), ...vars }),
+  config: buildConfig({ ...(env as unknown as Record<string, string>), ...vars }),
 });
 
 describe("the store's own channel", () => {
@@ -72,7 +72,7 @@ describe("the store's own channel", () => {
 
   it("platformName names only the store's own origin so", () => {
     const store = withStore({});
-    expect(String(platformName(store, "https://shop.example.com/"))).toContain(">Online store<");
+    expect(String(platformName(store, storefrontProfile(store.config.origin)))).toContain(">Online store<");
     expect(String(platformName(store, "https://agent.example/profile.json"))).toContain(">agent.example<");
     expect(String(platformName(store, "https://shop.example.com/elsewhere.json"))).not.toContain("Online store");
   });

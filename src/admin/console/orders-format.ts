@@ -1,5 +1,4 @@
 /** How the console says statuses, times, money, platforms and the API's enum values. */
-import { storefrontProfile } from "../../pages/buyer-tools";
 import { html, type SafeHtml } from "../../pages/html";
 import { formatMoney } from "../../pages/money";
 import type { ConsoleContext } from "./types";
@@ -74,9 +73,11 @@ export function money(ctx: ConsoleContext, minor: number, currency = ctx.config.
 /**
  * A platform is its profile URL; its host names it for people, the URL stays in the title.
  * The store's own pages place orders under the store's origin: that channel is "Online store".
+ * (storefrontProfile in src/pages/buyer-tools.ts; not imported: it would pull the tool layer
+ * into every importer of this module; test/admin-console/console-words.test.ts ties the two.)
  */
 export function platformName(ctx: Store, profile: string): SafeHtml {
-  if (profile === storefrontProfile(ctx.config.origin)) return html`<span title="${profile}">Online store</span>`;
+  if (profile === `${ctx.config.origin}/`) return html`<span title="${profile}">Online store</span>`;
   let host = profile;
   try {
     host = new URL(profile).host;
