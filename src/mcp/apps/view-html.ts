@@ -1,6 +1,6 @@
 /**
  * One MCP Apps view as a static HTML document: no data in it, only the store's name, locale,
- * accent colour and the view's words, so a host may prefetch, vet and cache it (UCP ui.md
+ * accent colour and the view's words in the store's language, so a host may prefetch, vet and cache it (UCP ui.md
  * "Business Requirements"). The tool result arrives later over postMessage and is rendered by
  * the script (view-render-script.ts, view-session-script.ts, view-bridge-script.ts).
  */
@@ -8,8 +8,8 @@ import type { MerchantConfig } from "../../config";
 import { accentCss } from "../../pages/styles";
 import { SERVER_VERSION } from "../server";
 import { VIEW_BRIDGE_SCRIPT } from "./view-bridge-script";
-import { VIEW_INFO, type ViewKind } from "./view-kinds";
-import { VIEW_LABELS } from "./view-labels";
+import type { ViewKind } from "./view-kinds";
+import { viewLabels } from "./view-labels";
 import { VIEW_RENDER_SCRIPT } from "./view-render-script";
 import { VIEW_SESSION_SCRIPT } from "./view-session-script";
 import { VIEW_STYLES } from "./view-styles";
@@ -34,15 +34,16 @@ export function viewHtml(kind: ViewKind, config: MerchantConfig): string {
 }
 
 function build(kind: ViewKind, config: MerchantConfig): string {
+  const labels = viewLabels(config.storefront.locale);
   const settings = {
     kind,
     version: SERVER_VERSION,
     locale: config.storefront.locale,
-    labels: VIEW_LABELS,
+    labels,
   };
-  const title = `${VIEW_INFO[kind].title} · ${config.name}`;
+  const title = `${labels[kind].title} · ${config.name}`;
   return `<!doctype html>
-<html lang="${escapeAttribute(VIEW_LABELS.lang)}">
+<html lang="${escapeAttribute(labels.lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -50,7 +51,7 @@ function build(kind: ViewKind, config: MerchantConfig): string {
 <style>${accentCss(config.storefront.accentColor)}${VIEW_STYLES}</style>
 </head>
 <body>
-<main id="view" aria-busy="true"><p class="muted">${escapeText(VIEW_LABELS.common.loading)}</p></main>
+<main id="view" aria-busy="true"><p class="muted">${escapeText(labels.common.loading)}</p></main>
 <p id="status" class="status" role="status" aria-live="polite"></p>
 <script type="application/json" id="ucp-view-config">${scriptJson(settings)}</script>
 <script>${SCRIPT}</script>

@@ -1,74 +1,103 @@
 /**
- * The words of the MCP Apps views, one object per view (plus what every view shares). English
- * only for now: the views take them from here so that moving them to the store's message
- * catalogs (src/i18n/) is a change of this file alone. Numbers and money already follow the
- * store's locale (Intl in the view). `{name}` placeholders are filled by the view script.
+ * The words of the MCP Apps views in the store's language (MERCHANT_LOCALE), from the message
+ * catalogs (src/i18n/; the views share the pages' words for totals, stock and the cart). One
+ * object per view plus what every view shares; `{name}` placeholders are filled by the view
+ * script, which also picks the product count's plural form with Intl.PluralRules.
  */
-export const VIEW_LABELS = {
-  /** BCP 47 language of these words (the view's `lang`; data such as titles stay as the catalog has them). */
-  lang: "en",
-  common: {
-    loading: "Loading…",
-    noData: "Nothing to show: the result carried no data.",
-    cancelled: "The request was cancelled.",
-    failed: "Something went wrong. Please try again.",
-    working: "Working…",
-    opened: "Opened in a new window.",
-    openFailed: "Could not open the link.",
-    quantity: "Quantity",
-    subtotal: "Subtotal",
-    total: "Total",
-    tax: "Tax",
-    discount: "Discount",
-    fulfillment: "Shipping",
-    fee: "Fee",
-    items: "Items",
-    item: "Item",
-    lineTotal: "Line total",
-    indicative: "Prices are shown for information; the store's checkout has the final amounts.",
-  },
-  "search-results": {
-    heading: "Search results",
-    count: "{count} products",
-    countOne: "1 product",
-    more: "More results are available: ask for the next page.",
-    none: "No products matched.",
-    from: "From {price}",
-    outOfStock: "Out of stock",
-    addToCart: "Add to cart",
-    view: "View on the store",
-  },
-  product: {
-    variant: "Variant",
-    addToCart: "Add to cart",
-    outOfStock: "Out of stock",
-    viewProduct: "View on the store",
-    gallery: "Product images",
-  },
-  cart: {
-    heading: "Your cart",
-    empty: "Your cart is empty.",
-    checkout: "Check out",
-    openCart: "Open the cart on the store",
-  },
-  checkout: {
-    heading: "Checkout summary",
-    pay: "Continue to payment",
-    payHint: "You pay on the store's own checkout page; this view never asks for card details.",
-    completed: "Order placed.",
-    viewOrder: "View your order",
-    canceled: "This checkout was canceled.",
-    inProgress: "Payment is being processed.",
-    needs: "Still needed",
-    status: {
-      incomplete: "Details are still needed",
-      requires_escalation: "Needs your input on the store's page",
-      ready_for_complete: "Ready to pay",
-      complete_in_progress: "Payment in progress",
-      completed: "Completed",
-      canceled: "Canceled",
-    },
-  },
-} as const;
+import type { Message } from "../../i18n/catalog";
+import { CATALOGS } from "../../i18n/catalogs";
+import { en, type MessageKey } from "../../i18n/messages/en";
+import { languageOf, pageLanguage, translatorFor } from "../../i18n/translate";
 
-export type ViewLabels = typeof VIEW_LABELS;
+/** A plural message for the script: its forms and the locale whose rules pick among them. */
+export interface ViewPlural {
+  readonly locale: string;
+  readonly forms: Message;
+}
+
+/** As translate.ts's lookup: the catalog's forms in the store's locale, else English's with English rules. */
+function plural(locale: string, key: MessageKey): ViewPlural {
+  const own = (CATALOGS[languageOf(locale)] as Readonly<Record<string, Message | undefined>>)[key];
+  return own ? { locale, forms: own } : { locale: "en", forms: en[key] };
+}
+
+/** Every word the views show, for a store whose locale is `locale`. */
+export function viewLabels(locale: string) {
+  const t = translatorFor(locale);
+  return {
+    /** BCP 47 language of these words (the view's `lang`; data such as titles stay as the catalog has them). */
+    lang: pageLanguage(locale),
+    common: {
+      loading: t("view.loading"),
+      noData: t("view.noData"),
+      cancelled: t("view.cancelled"),
+      failed: t("view.failed"),
+      working: t("view.working"),
+      opened: t("view.opened"),
+      openFailed: t("view.openFailed"),
+      quantity: t("product.quantity"),
+      items: t("order.items"),
+      item: t("cart.item"),
+      lineTotal: t("view.lineTotal"),
+      indicative: t("view.indicative"),
+      /** Totals rows by type, as the pages name them (total-labels.ts). */
+      totals: {
+        subtotal: t("totals.subtotal"),
+        items_discount: t("totals.discount"),
+        discount: t("totals.discount"),
+        fulfillment: t("totals.shipping"),
+        tax: t("totals.tax"),
+        fee: t("totals.fees"),
+        total: t("totals.total"),
+      },
+      /** "incl. {label}" for an included tax under the total ({label}: the merchant's rate name). */
+      included: t("totals.included"),
+    },
+    "search-results": {
+      title: t("view.search.heading"),
+      heading: t("view.search.heading"),
+      count: plural(locale, "store.productCount"),
+      more: t("view.search.more"),
+      none: t("view.search.none"),
+      from: t("view.search.from"),
+      outOfStock: t("stock.outOfStock"),
+      addToCart: t("product.addToCart"),
+      view: t("view.onStore"),
+    },
+    product: {
+      title: t("view.product.title"),
+      variant: t("view.product.variant"),
+      addToCart: t("product.addToCart"),
+      outOfStock: t("stock.outOfStock"),
+      viewProduct: t("view.onStore"),
+    },
+    cart: {
+      title: t("layout.cart"),
+      heading: t("cart.title"),
+      empty: t("cart.empty.title"),
+      checkout: t("cart.checkOut"),
+      openCart: t("view.cart.openCart"),
+    },
+    checkout: {
+      title: t("view.checkout.heading"),
+      heading: t("view.checkout.heading"),
+      pay: t("view.checkout.pay"),
+      payHint: t("view.checkout.payHint"),
+      completed: t("view.checkout.completed"),
+      viewOrder: t("view.checkout.viewOrder"),
+      canceled: t("view.checkout.canceled"),
+      inProgress: t("view.checkout.inProgress"),
+      needs: t("view.checkout.needs"),
+      status: {
+        incomplete: t("view.status.incomplete"),
+        requires_escalation: t("view.status.requiresEscalation"),
+        ready_for_complete: t("view.status.readyForComplete"),
+        complete_in_progress: t("view.status.completeInProgress"),
+        completed: t("view.status.completed"),
+        canceled: t("view.status.canceled"),
+      },
+    },
+  };
+}
+
+export type ViewLabels = ReturnType<typeof viewLabels>;

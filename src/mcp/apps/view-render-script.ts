@@ -23,6 +23,13 @@ function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, function (whole, name) { return params[name] === undefined ? whole : String(params[name]); });
 }
 function number(n) { try { return new Intl.NumberFormat(CONFIG.locale).format(n); } catch (e) { return String(n); } }
+function plural(message, n) {
+  var forms = message.forms;
+  if (typeof forms === "string") return fill(forms, { count: number(n) });
+  var category = "other";
+  try { category = new Intl.PluralRules(message.locale).select(n); } catch (e) {}
+  return fill(forms[category] || forms.other, { count: number(n) });
+}
 
 var moneyFormats = {};
 function money(amount, currency) {
@@ -184,7 +191,7 @@ function renderSearch(data) {
   var products = Array.isArray(data.products) ? data.products : [];
   heading(R.heading);
   var total = data.pagination && typeof data.pagination.total_count === "number" ? data.pagination.total_count : products.length;
-  root.appendChild(el("p", { className: "muted", text: total === 1 ? R.countOne : fill(R.count, { count: number(total) }) }));
+  root.appendChild(el("p", { className: "muted", text: plural(R.count, total) }));
   if (!products.length) root.appendChild(el("p", { text: R.none }));
   else root.appendChild(el("ul", { className: "products" }, products.map(productCard)));
   if (data.pagination && data.pagination.has_next_page) root.appendChild(el("p", { className: "muted", text: R.more }));

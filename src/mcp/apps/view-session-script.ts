@@ -32,15 +32,34 @@ function linesTable(lines, currency) {
   return el("table", { className: "lines" }, [el("caption", { className: "sr-only", text: C.items }), head, body]);
 }
 
+/** As the pages: the kind's own word; a discount or fee keeps the API's text (it names the code). */
+function totalLabel(t) {
+  var keep = (t.type === "discount" || t.type === "items_discount" || t.type === "fee") && str(t.display_text);
+  return keep || C.totals[t.type] || str(t.display_text) || str(t.type);
+}
+
+/** Taxes a tax-inclusive store's total holds ("incl. VAT (19%)" → the store's "incl."). */
+function includedLabel(text) { return text.indexOf("incl. ") === 0 ? fill(C.included, { label: text.slice(6) }) : text; }
+
 function totalsList(totals, currency) {
   var rows = (Array.isArray(totals) ? totals : []).filter(function (t) { return t && typeof t.amount === "number"; });
   if (!rows.length) return null;
-  return el("dl", { className: "totals" }, rows.map(function (t) {
-    return el("div", { className: t.type === "total" ? "row grand" : "row" }, [
-      el("dt", { text: str(t.display_text) || C[t.type] || str(t.type) }),
+  var items = [];
+  rows.forEach(function (t) {
+    items.push(el("div", { className: t.type === "total" ? "row grand" : "row" }, [
+      el("dt", { text: totalLabel(t) }),
       el("dd", { text: money(t.amount, currency) }),
-    ]);
-  }));
+    ]));
+    if (t.type !== "total" || !Array.isArray(t.lines)) return;
+    t.lines.forEach(function (line) {
+      if (!line || line.type !== "tax" || typeof line.amount !== "number") return;
+      items.push(el("div", { className: "row included" }, [
+        el("dt", { text: includedLabel(str(line.display_text)) }),
+        el("dd", { text: money(line.amount, currency) }),
+      ]));
+    });
+  });
+  return el("dl", { className: "totals" }, items);
 }
 
 function renderCart(data) {

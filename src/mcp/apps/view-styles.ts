@@ -31,6 +31,7 @@ export const VIEW_STYLES = [
   ".lines thead th{font-size:.875rem;color:var(--muted)}.lines .num{text-align:right;white-space:nowrap}",
   ".totals{margin:.5rem 0}.totals .row{display:flex;justify-content:space-between;gap:1rem;padding:.15rem 0}",
   ".totals dt,.totals dd{margin:0}.totals .grand{font-weight:700;border-top:1px solid var(--line);padding-top:.4rem}",
+  ".totals .included{color:var(--muted);font-size:.9em}",
   ".notice{border-left:4px solid var(--accent);padding:.25rem .75rem;margin:.75rem 0}",
   ".messages{margin:0;padding-left:1.1rem}.msg.error{font-weight:600}",
   ".status-line{font-weight:600;margin:0 0 .5rem}.done{font-weight:600}",
