@@ -144,6 +144,13 @@ export interface MerchantOrderView {
   readonly capture: CaptureRecord | null;
   /** Given back so far (the order's own refund/cancellation adjustments that did not fail), minor units. */
   readonly refunded: number;
+  /** Units refunded by line that stayed on the order, and units restocked, per line id (src/order/line-refunds.ts). */
+  readonly returned_units: Readonly<Record<string, number>>;
+  readonly restocked_units: Readonly<Record<string, number>>;
+  /** The shipping option the buyer chose; null on older orders and orders without shipping. */
+  readonly shipping_option: { readonly id: string; readonly title: string } | null;
+  /** Whether a refund can restock: the order kept its stock reservation (older orders did not). */
+  readonly restockable: boolean;
 }
 
 /** `unchanged`: the change was already in the order (a redelivered processor event): nothing saved or sent. */
@@ -296,6 +303,10 @@ export class OrderObject extends DurableObject<Env> {
       payment_display: order.payment_display ?? null,
       capture: order.capture ?? null,
       refunded: refundedSoFar(order),
+      returned_units: order.returned_units ?? {},
+      restocked_units: order.restocked_units ?? {},
+      shipping_option: order.shipping_option ?? null,
+      restockable: order.reservation_id !== undefined,
     };
   }
 

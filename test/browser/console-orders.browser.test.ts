@@ -144,7 +144,7 @@ describeBrowser("console orders", () => {
     const ship = page.locator(`form[action="/admin/orders/${orderId}/ship"]`);
     await ship.getByLabel("Carrier").fill("UPS");
     await ship.getByLabel("Tracking number").fill(TRACKING);
-    await ship.getByLabel("Every remaining unit has left").check();
+    await ship.getByLabel("These units have left").check();
     await Promise.all([page.waitForURL(/\?done=ship$/), ship.getByRole("button", { name: "Ship" }).click()]);
     await page.getByText("Shipment recorded.").waitFor();
     await expect(page.locator("h1 .status").textContent()).resolves.toBe("Shipped");

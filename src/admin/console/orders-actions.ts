@@ -23,6 +23,28 @@ const refused = (ctx: ConsoleContext) =>
     "This form expired or did not come from the console. Reload the page and try again.",
   );
 
+/**
+ * The units per line a form names (`ship:<line id>`, `refund:<line id>`): zero and empty are
+ * left out; anything but a whole number is the issue. `named`: the form had such fields.
+ */
+function formLines(
+  form: FormData,
+  prefix: string,
+): { named: boolean; counts: Array<{ id: string; quantity: number }> } | { path: string; message: string } {
+  const counts: Array<{ id: string; quantity: number }> = [];
+  let named = false;
+  for (const [name, value] of form.entries()) {
+    if (!name.startsWith(prefix) || typeof value !== "string") continue;
+    named = true;
+    const id = name.slice(prefix.length, prefix.length + 200);
+    const text = value.trim();
+    if (text === "" || text === "0") continue;
+    if (!/^\d{1,7}$/.test(text)) return { path: id, message: "units must be a whole number" };
+    counts.push({ id, quantity: Number(text) });
+  }
+  return { named, counts };
+}
+
 /** The change a form asks for, or the issue that stops it. */
 function changeOf(
   action: OrderAction,
@@ -34,23 +56,47 @@ function changeOf(
     return value ? { [name]: value } : {};
   };
   switch (action) {
-    case "ship":
+    case "ship": {
+      const lines = formLines(form, "ship:");
+      if ("path" in lines) return lines;
+      // A form without line fields (an older page) ships every remaining unit, as before.
+      if (lines.named && lines.counts.length === 0)
+        return { path: "ship", message: "choose at least one unit to ship" };
       return {
         op: "events",
         body: {
           type: "shipped",
+          ...(lines.counts.length > 0 ? { line_items: lines.counts } : {}),
           ...optional("carrier"),
           ...optional("tracking_number"),
           ...optional("tracking_url", 2000),
         },
       };
+    }
     case "deliver":
       return { op: "events", body: { type: "delivered", ...optional("description", 1000) } };
     case "refund": {
-      const amount = parseAmount(field(form, "amount", 40), currency);
-      if (amount === undefined || amount <= 0)
+      const lines = formLines(form, "refund:");
+      if ("path" in lines) return lines;
+      const typed = field(form, "amount", 40);
+      const amount = typed ? parseAmount(typed, currency) : undefined;
+      if (typed && (amount === undefined || amount <= 0))
         return { path: "amount", message: `an amount in ${currency}, e.g. 12.50` };
-      return { op: "adjustments", body: { type: "refund", amount, ...optional("description", 1000) } };
+      if (amount === undefined && lines.counts.length === 0)
+        return { path: "amount", message: "choose units to refund, or type an amount" };
+      const restock = lines.counts.length > 0 && field(form, "restock") === "yes";
+      return {
+        op: "adjustments",
+        body: {
+          type: "refund",
+          ...(lines.counts.length > 0
+            ? { line_items: lines.counts.map((l) => ({ id: l.id, quantity: -l.quantity })) }
+            : {}),
+          ...(amount !== undefined ? { amount } : {}),
+          ...(restock ? { restock: true } : {}),
+          ...optional("description", 1000),
+        },
+      };
     }
     case "cancel":
       return { op: "adjustments", body: { type: "cancellation", ...optional("description", 1000) } };

@@ -1,7 +1,8 @@
 /**
- * GET /admin/orders/:id: one order for its merchant (lines, totals, buyer, address, platform,
- * the timeline of events and adjustments, the webhook delivery log with "retry now") and the
- * action forms (orders-forms.ts). Read through orderDetail, as the JSON admin API reads it.
+ * GET /admin/orders/:id: one order for its merchant (recipient and shipping method, buyer,
+ * platform, payment, lines with SKU and stock, totals with refunded and net, the timeline of
+ * events and adjustments, the webhook delivery log with "retry now") and the action forms
+ * (orders-fulfil.ts: ship and refund by line; orders-forms.ts: deliver, cancel). Read through orderDetail, as the JSON admin API reads it.
  */
 import type { MerchantOrderView } from "../../../durable-objects/order-object";
 import { html, type SafeHtml, safeUrl } from "../../pages/html";
@@ -9,11 +10,11 @@ import { orderDetail } from "../orders";
 import { consoleCsrfInput, consoleMessage, renderConsole } from "./layout";
 import { dateTime, money, platformName, statusBadge, words } from "./orders-format";
 import { actionForms } from "./orders-forms";
+import { linesCard, refundForm, shipForm } from "./orders-fulfil";
 import { paymentCard } from "./orders-payment";
+import { recipientCard } from "./orders-recipient";
+import { lineFacts } from "./orders-stock";
 import type { ConsoleContext } from "./types";
-
-type Order = MerchantOrderView["order"];
-type Address = Readonly<Record<string, string | undefined>>;
 
 const DONE: Readonly<Record<string, string>> = {
   ship: "Shipment recorded.",
@@ -28,35 +29,10 @@ export interface PageProblem {
   readonly issues: ReadonlyArray<{ path: string; message: string }>;
 }
 
-function lines(ctx: ConsoleContext, order: Order): SafeHtml {
-  const total = (l: Order["line_items"][number]) => l.totals.find((t) => t.type === "total")?.amount ?? 0;
-  return html`<section class="card" aria-labelledby="lines"><h2 id="lines">Items</h2><table>
-<thead><tr><th scope="col">Item</th><th scope="col" class="num">Ordered</th><th scope="col" class="num">Now</th><th scope="col" class="num">Shipped</th><th scope="col" class="num">Total</th></tr></thead>
-<tbody>${order.line_items.map(
-    (l) => html`<tr><td class="fit">${l.item.title}<br><span class="muted">${l.item.id}</span></td>
-<td class="num">${l.quantity.original}</td><td class="num">${l.quantity.total}</td><td class="num">${l.quantity.fulfilled}</td><td class="num">${money(ctx, total(l), order.currency)}</td></tr>`,
-  )}</tbody></table>
-<table><caption>Totals</caption><tbody>${order.totals.map(
-    (t) =>
-      html`<tr><th scope="row">${t.display_text ?? t.type}</th><td class="num">${money(ctx, t.amount, order.currency)}</td></tr>`,
-  )}</tbody></table></section>`;
-}
-
-function addressOf(order: Order): Address | undefined {
-  const first = order.fulfillment.expectations[0] as { destination?: Address } | undefined;
-  return first?.destination;
-}
-
 function who(ctx: ConsoleContext, view: MerchantOrderView): SafeHtml {
-  const address = addressOf(view.order);
   const permalink = safeUrl(view.order.permalink_url);
   return html`<section class="card" aria-labelledby="who"><h2 id="who">Buyer and platform</h2><dl>
 <dt>Buyer</dt><dd class="fit">${view.buyer_email ?? "No email given"}</dd>
-<dt>Ship to</dt><dd>${
-    address
-      ? html`${address.street_address}<br>${address.address_locality}${address.address_region ? `, ${address.address_region}` : ""} ${address.postal_code}<br>${address.address_country}`
-      : "No shipping address"
-  }</dd>
 <dt>Platform</dt><dd class="fit">${platformName(ctx, view.platform)}</dd>
 <dt>Placed</dt><dd>${dateTime(ctx, view.created_at)}</dd>
 ${permalink ? html`<dt>Buyer's order page</dt><dd><a href="${permalink}" rel="noreferrer" target="_blank">Open what the buyer sees</a></dd>` : ""}
@@ -163,6 +139,10 @@ export async function orderPage(
   const id = params.id ?? "";
   const view = await orderDetail(ctx.env, id);
   if (!view) return consoleMessage(ctx, 404, "Order not found", "There is no order with this id.");
+  const facts = await lineFacts(
+    ctx.env,
+    view.order.line_items.map((l) => l.item.id),
+  );
   const done = DONE[ctx.url.searchParams.get("done") ?? ""];
   const notice = problem
     ? html`<div class="notice error" role="alert"><p>Nothing was changed:</p><ul>${problem.issues.map((i) => html`<li>${i.path}: ${i.message}</li>`)}</ul></div>`
@@ -176,8 +156,9 @@ export async function orderPage(
     status: problem?.status ?? 200,
     body: html`<p><a href="/admin/orders">All orders</a></p>
 <h1 class="fit">Order ${label ?? id} ${statusBadge(view.status)}</h1>${label ? html`<p class="muted fit">${id}</p>` : ""}${notice}
-<div class="grid">${who(ctx, view)}${timeline(ctx, view)}</div>
-${paymentCard(ctx, view)}
-${processorFacts(ctx, view)}${lines(ctx, view.order)}${webhooks(ctx, view)}${actionForms(ctx, view)}`,
+<div class="grid">${recipientCard(ctx, view)}${who(ctx, view)}${paymentCard(ctx, view)}</div>
+${linesCard(ctx, view, facts)}
+${actionForms(ctx, view, html`${shipForm(ctx, view)}${refundForm(ctx, view)}`)}
+${processorFacts(ctx, view)}${timeline(ctx, view)}${webhooks(ctx, view)}`,
   });
 }

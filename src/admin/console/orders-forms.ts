@@ -1,5 +1,5 @@
 /**
- * An order's action forms (ship, deliver, refund, cancel): each carries a fresh idempotency
+ * An order's action forms (deliver, cancel; ship and refund in orders-fulfil.ts): each carries a fresh idempotency
  * key and a confirm checkbox the server checks, so a double submit records one change and
  * a stray click records none.
  */
@@ -30,25 +30,19 @@ function form(
 const text = (id: string, name: string, label: string, type = "text") =>
   html`<label for="${id}">${label}</label><input id="${id}" name="${name}" type="${type}" maxlength="${name === "tracking_url" ? 2000 : 200}">`;
 
-export function actionForms(ctx: ConsoleContext, view: MerchantOrderView): SafeHtml {
+/**
+ * Deliver and cancel; ship and refund are the line-level forms (orders-fulfil.ts). Only what
+ * still applies: no cancel once every active unit has shipped, no delivery before everything shipped.
+ */
+export function actionForms(ctx: ConsoleContext, view: MerchantOrderView, extra: SafeHtml): SafeHtml {
   const id = view.order.id;
   const open = view.status !== "canceled";
-  const shippable = view.status === "processing" || view.status === "partially_shipped";
+  const unshipped = view.order.line_items.some((l) => l.quantity.total > l.quantity.fulfilled);
+  const deliverable = view.status === "shipped";
   return html`<section aria-labelledby="actions"><h2 id="actions">Actions</h2><div class="grid">
+${extra}
 ${
-  shippable
-    ? form(
-        ctx,
-        id,
-        "ship",
-        "Ship",
-        html`${text(`ship-carrier-${id}`, "carrier", "Carrier")}${text(`ship-number-${id}`, "tracking_number", "Tracking number")}${text(`ship-url-${id}`, "tracking_url", "Tracking URL (https)", 'type="url"')}`,
-        "Every remaining unit has left",
-      )
-    : ""
-}
-${
-  open && !shippable && view.status !== "delivered"
+  open && deliverable
     ? form(
         ctx,
         id,
@@ -59,14 +53,18 @@ ${
       )
     : ""
 }
-${form(
-  ctx,
-  id,
-  "refund",
-  "Refund",
-  html`<label for="refund-amount-${id}">Amount (${ctx.config.currency})</label><input id="refund-amount-${id}" name="amount" inputmode="decimal" required pattern="[0-9]+([.,][0-9]+)?">${text(`refund-note-${id}`, "description", "Reason (optional)")}`,
-  "Send this money back to the buyer",
-)}
-${open ? form(ctx, id, "cancel", "Cancel order", text(`cancel-note-${id}`, "description", "Reason (optional)"), "Cancel every unshipped unit and refund it", true) : ""}
+${
+  open && unshipped
+    ? form(
+        ctx,
+        id,
+        "cancel",
+        "Cancel order",
+        text(`cancel-note-${id}`, "description", "Reason (optional)"),
+        "Cancel every unshipped unit and refund it",
+        true,
+      )
+    : ""
+}
 </div></section>`;
 }
