@@ -40,6 +40,7 @@ th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e3e6ea;vertic
 th{font-weight:600;white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:.25rem 0}
+address{font-style:normal}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input,select,textarea{font:inherit;width:100%;max-width:32rem;padding:.5rem .6rem;border:1px solid #6b7280;border-radius:.375rem;background:#fff;color:#1b1f24;min-height:2.5rem}
 input[type=radio],input[type=checkbox]{width:auto;min-height:0}
