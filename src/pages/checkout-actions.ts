@@ -19,6 +19,7 @@ import { cardInputOf, payWay } from "./checkout-payment";
 import { money } from "./checkout-summary";
 import type { FormState } from "./checkout-view";
 import { field, type PageContext } from "./context";
+import { discountFacts } from "./discount-reasons";
 import { stripeCardInstrument, stripePageHandler } from "./stripe-card-form";
 
 /** Either where to send the browser (appended to the page's path), or the page to show. */
@@ -109,6 +110,7 @@ async function submit(
         demand: action !== "apply",
         submitted: true,
         cardInput: cardInputOf(payWay(ctx, current, undefined)),
+        discounts: discountFacts(ctx, current),
       }),
     },
   };

@@ -7,6 +7,7 @@
 import type { Translate } from "../i18n/translate";
 import type { PageCheckout, PageMessage } from "./checkout-data";
 import { ADDRESS, CODE_FIELD, CONTACT, COUNTRY, quantityField } from "./checkout-fields";
+import type { DiscountFacts } from "./discount-reasons";
 import { html, type SafeHtml } from "./html";
 import { messageText } from "./tool-messages";
 
@@ -64,6 +65,8 @@ export interface FeedbackInput {
   readonly submitted?: boolean;
   /** Where payment messages point (the card number field, when the page has one). */
   readonly cardInput?: string;
+  /** To name why a discount code was not applied in the store's words (discount-reasons.ts). */
+  readonly discounts?: DiscountFacts;
 }
 
 export function buildFeedback(input: FeedbackInput): Feedback {
@@ -75,7 +78,7 @@ export function buildFeedback(input: FeedbackInput): Feedback {
     // The closed states' own note (expired) is said by the page itself, not repeated.
     if (!message.content || message.code === "expired") continue;
     const where = inputFor(message, input.checkout, input.cardInput);
-    const text = messageText(input.t, message, input.checkout.line_items);
+    const text = messageText(input.t, message, input.checkout.line_items, input.discounts);
     if (NEEDS.has(message.code ?? "") && !input.demand) {
       needed.push(text);
       continue;

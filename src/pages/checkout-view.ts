@@ -17,6 +17,7 @@ import { addressSection, contactSection, shippingSection } from "./checkout-sect
 import { itemsTable, money, totalsTable } from "./checkout-summary";
 import { confirmationEmailNote } from "./confirmation-email";
 import type { PageContext } from "./context";
+import { discountFacts } from "./discount-reasons";
 import { html, type SafeHtml, safeUrl } from "./html";
 import { renderPage } from "./layout";
 import { orderName } from "./order-name";
@@ -83,6 +84,7 @@ function openBody(ctx: PageContext, checkout: PageCheckout, page: OpenPage, way:
       checkout,
       notices: readNotices(ctx.url).map((n) => t(n.key)),
       cardInput: cardInputOf(way),
+      discounts: discountFacts(ctx, checkout),
     }),
   };
   const { values, feedback } = state;

@@ -4,6 +4,7 @@
  * in the store's language, and show the tool's words for the rest.
  */
 import type { Translate } from "../i18n/translate";
+import { type DiscountFacts, discountReason } from "./discount-reasons";
 
 export interface ToolMessage {
   readonly code?: string;
@@ -22,7 +23,17 @@ function lineAt(path: string | undefined, lines: readonly Line[]): Line | undefi
   return index === undefined ? undefined : lines[Number(index)];
 }
 
-export function messageText(t: Translate, message: ToolMessage, lines: readonly Line[] = []): string {
+/** `discounts`: what the page knows of the codes, to name why one was not applied (discount-reasons.ts). */
+export function messageText(
+  t: Translate,
+  message: ToolMessage,
+  lines: readonly Line[] = [],
+  discounts?: DiscountFacts,
+): string {
+  if (discounts && message.code?.startsWith("discount_code_")) {
+    const reason = discountReason(t, message, discounts);
+    if (reason) return reason;
+  }
   const line = lineAt(message.path, lines);
   const item = line?.item?.title;
   switch (message.code) {

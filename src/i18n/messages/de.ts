@@ -368,4 +368,15 @@ export const de = {
   "view.status.completeInProgress": "Zahlung läuft",
   "view.status.completed": "Abgeschlossen",
   "view.status.canceled": "Abgebrochen",
+  "message.discountInvalid": "Der Code „{code}“ ist kein gültiger Rabattcode.",
+  "message.discountAlreadyApplied": "Der Code „{code}“ ist bereits eingelöst.",
+  "message.discountExpired": "Der Code „{code}“ ist am {date} abgelaufen.",
+  "message.discountNotYet": "Der Code „{code}“ gilt erst ab dem {date}.",
+  "message.discountNotValid": "Der Code „{code}“ ist derzeit nicht gültig.",
+  "message.discountMinimum": "Der Code „{code}“ gilt erst ab einer Zwischensumme von {amount}.",
+  "message.discountNotEligible": "Der Code „{code}“ kann für diese Bestellung nicht verwendet werden.",
+  "message.discountNotCombined":
+    "Der Code „{code}“ lässt sich nicht mit „{other}“ kombinieren: Pro Bestellung gilt nur ein solcher Code.",
+  "message.discountOneOnly":
+    "Der Code „{code}“ lässt sich nicht mit dem bereits eingelösten Code kombinieren: Pro Bestellung gilt nur ein solcher Code.",
 } satisfies Catalog;

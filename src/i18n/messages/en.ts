@@ -357,6 +357,16 @@ export const en = {
   "view.status.completeInProgress": "Payment in progress",
   "view.status.completed": "Completed",
   "view.status.canceled": "Canceled",
+  "message.discountInvalid": "Code '{code}' is not a valid discount code.",
+  "message.discountAlreadyApplied": "Code '{code}' is already applied.",
+  "message.discountExpired": "Code '{code}' expired on {date}.",
+  "message.discountNotYet": "Code '{code}' is not valid until {date}.",
+  "message.discountNotValid": "Code '{code}' is not valid now.",
+  "message.discountMinimum": "Code '{code}' needs a subtotal of at least {amount}.",
+  "message.discountNotEligible": "Code '{code}' cannot be used for this order.",
+  "message.discountNotCombined": "Code '{code}' can't be combined with '{other}'; only one such code applies per order.",
+  "message.discountOneOnly":
+    "Code '{code}' can't be combined with the code already applied; only one such code applies per order.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -368,4 +368,15 @@ export const es = {
   "view.status.completeInProgress": "Pago en curso",
   "view.status.completed": "Completado",
   "view.status.canceled": "Cancelado",
+  "message.discountInvalid": "El código «{code}» no es un código de descuento válido.",
+  "message.discountAlreadyApplied": "El código «{code}» ya está aplicado.",
+  "message.discountExpired": "El código «{code}» caducó el {date}.",
+  "message.discountNotYet": "El código «{code}» no es válido hasta el {date}.",
+  "message.discountNotValid": "El código «{code}» no es válido ahora.",
+  "message.discountMinimum": "El código «{code}» requiere un subtotal de al menos {amount}.",
+  "message.discountNotEligible": "El código «{code}» no se puede usar en este pedido.",
+  "message.discountNotCombined":
+    "El código «{code}» no se puede combinar con «{other}»: solo se aplica un código de este tipo por pedido.",
+  "message.discountOneOnly":
+    "El código «{code}» no se puede combinar con el código ya aplicado: solo se aplica un código de este tipo por pedido.",
 } satisfies Catalog;

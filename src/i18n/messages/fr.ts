@@ -374,4 +374,15 @@ export const fr = {
   "view.status.completeInProgress": "Paiement en cours",
   "view.status.completed": "Terminé",
   "view.status.canceled": "Annulé",
+  "message.discountInvalid": "Le code « {code} » n'est pas un code de réduction valide.",
+  "message.discountAlreadyApplied": "Le code « {code} » est déjà appliqué.",
+  "message.discountExpired": "Le code « {code} » a expiré le {date}.",
+  "message.discountNotYet": "Le code « {code} » n'est valable qu'à partir du {date}.",
+  "message.discountNotValid": "Le code « {code} » n'est pas valable actuellement.",
+  "message.discountMinimum": "Le code « {code} » nécessite un sous-total d'au moins {amount}.",
+  "message.discountNotEligible": "Le code « {code} » ne peut pas être utilisé pour cette commande.",
+  "message.discountNotCombined":
+    "Le code « {code} » ne peut pas être combiné avec « {other} » : un seul code de ce type s'applique par commande.",
+  "message.discountOneOnly":
+    "Le code « {code} » ne peut pas être combiné avec le code déjà appliqué : un seul code de ce type s'applique par commande.",
 } satisfies Catalog;

@@ -374,4 +374,15 @@ export const it = {
   "view.status.completeInProgress": "Pagamento in corso",
   "view.status.completed": "Completato",
   "view.status.canceled": "Annullato",
+  "message.discountInvalid": "Il codice «{code}» non è un codice sconto valido.",
+  "message.discountAlreadyApplied": "Il codice «{code}» è già applicato.",
+  "message.discountExpired": "Il codice «{code}» è scaduto il {date}.",
+  "message.discountNotYet": "Il codice «{code}» è valido solo dal {date}.",
+  "message.discountNotValid": "Il codice «{code}» non è valido al momento.",
+  "message.discountMinimum": "Il codice «{code}» richiede un subtotale di almeno {amount}.",
+  "message.discountNotEligible": "Il codice «{code}» non può essere usato per questo ordine.",
+  "message.discountNotCombined":
+    "Il codice «{code}» non può essere combinato con «{other}»: si applica un solo codice di questo tipo per ordine.",
+  "message.discountOneOnly":
+    "Il codice «{code}» non può essere combinato con il codice già applicato: si applica un solo codice di questo tipo per ordine.",
 } satisfies Catalog;

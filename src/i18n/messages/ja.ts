@@ -356,4 +356,15 @@ export const ja = {
   "view.status.completeInProgress": "お支払い処理中",
   "view.status.completed": "完了",
   "view.status.canceled": "キャンセル済み",
+  "message.discountInvalid": "コード「{code}」は有効な割引コードではありません。",
+  "message.discountAlreadyApplied": "コード「{code}」はすでに適用されています。",
+  "message.discountExpired": "コード「{code}」は{date}に有効期限が切れました。",
+  "message.discountNotYet": "コード「{code}」は{date}から有効です。",
+  "message.discountNotValid": "コード「{code}」は現在有効ではありません。",
+  "message.discountMinimum": "コード「{code}」には{amount}以上の小計が必要です。",
+  "message.discountNotEligible": "コード「{code}」はこのご注文には使用できません。",
+  "message.discountNotCombined":
+    "コード「{code}」は「{other}」と併用できません。この種類のコードはご注文ごとに1つのみ適用されます。",
+  "message.discountOneOnly":
+    "コード「{code}」は適用済みのコードと併用できません。この種類のコードはご注文ごとに1つのみ適用されます。",
 } satisfies Catalog;

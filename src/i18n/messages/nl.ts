@@ -365,4 +365,15 @@ export const nl = {
   "view.status.completeInProgress": "Betaling bezig",
   "view.status.completed": "Voltooid",
   "view.status.canceled": "Geannuleerd",
+  "message.discountInvalid": "De code ‘{code}’ is geen geldige kortingscode.",
+  "message.discountAlreadyApplied": "De code ‘{code}’ is al toegepast.",
+  "message.discountExpired": "De code ‘{code}’ is verlopen op {date}.",
+  "message.discountNotYet": "De code ‘{code}’ is pas geldig vanaf {date}.",
+  "message.discountNotValid": "De code ‘{code}’ is nu niet geldig.",
+  "message.discountMinimum": "De code ‘{code}’ vereist een subtotaal van minstens {amount}.",
+  "message.discountNotEligible": "De code ‘{code}’ kan niet voor deze bestelling worden gebruikt.",
+  "message.discountNotCombined":
+    "De code ‘{code}’ kan niet worden gecombineerd met ‘{other}’: per bestelling geldt maar één zo'n code.",
+  "message.discountOneOnly":
+    "De code ‘{code}’ kan niet worden gecombineerd met de al toegepaste code: per bestelling geldt maar één zo'n code.",
 } satisfies Catalog;
