@@ -29,7 +29,7 @@ import { policyPage } from "./pages/policy-page";
 import { productPage } from "./pages/product-page";
 import { storefrontPage } from "./pages/storefront";
 import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "./payment-webhooks/stripe-webhook";
-import { restMethodNotAllowed, restPreflight } from "./rest/cors";
+import { restMethodNotAllowed, restNotFound, restPreflight } from "./rest/cors";
 import { restHandler } from "./rest/handler";
 import { REST_BASE } from "./rest/operations";
 import { PERMALINK_PATH } from "./ucp/capabilities";
@@ -42,8 +42,8 @@ const PREFLIGHT_HEADERS = {
   "access-control-max-age": "86400",
 };
 
-/** Paths whose clients are programs: their errors are JSON. */
-const API_PREFIXES = ["/ucp/", "/admin/", "/.well-known/"];
+/** Paths whose clients are programs: their errors are JSON (under REST_BASE, REST's own `{code, content}`). */
+const API_PREFIXES = ["/admin/", "/.well-known/"];
 
 type Args = [Env, RequestFacts];
 type PageHandler = (ctx: PageContext, params: Record<string, string>) => Promise<Response>;
@@ -227,7 +227,8 @@ router
   .all(`${PERMALINK_PATH}/:items`, methodNotAllowed("GET"))
   .all("*", (request, env, facts) => {
     const { pathname } = new URL(request.url);
-    if (pathname === "/ucp" || API_PREFIXES.some((prefix) => pathname.startsWith(prefix)))
+    if (pathname === REST_BASE || pathname.startsWith(`${REST_BASE}/`)) return restNotFound(pathname);
+    if (API_PREFIXES.some((prefix) => pathname.startsWith(prefix)))
       return jsonResponse({ error: "not_found", message: `No route for ${pathname.slice(0, 200)}` }, 404);
     return page((ctx) => Promise.resolve(notFoundPage(ctx)))(request, env, facts);
   });

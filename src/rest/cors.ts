@@ -5,6 +5,7 @@
  */
 import type { IRequest } from "itty-router";
 import { allowedMethods } from "./operations";
+import { type RestReply, requestError } from "./wire";
 
 export const REST_CORS: Readonly<Record<string, string>> = {
   "access-control-allow-origin": "*",
@@ -33,9 +34,20 @@ export function restMethodNotAllowed(request: IRequest): Response | undefined {
   const methods = allowedMethods(new URL(request.url).pathname);
   if (!methods) return undefined;
   const allow = [...methods, "OPTIONS"].join(", ");
-  const body = { code: "method_not_allowed", content: `${request.method} is not allowed here; use ${allow}` };
-  return new Response(JSON.stringify(body), {
-    status: 405,
-    headers: { ...REST_CORS, "content-type": "application/json", allow },
+  return outsideReply(requestError(405, "method_not_allowed", `${request.method} is not allowed here; use ${allow}`), {
+    allow,
+  });
+}
+
+/** Any other path under /ucp: REST's `{code, content}` 404, not the route table's own JSON (issue 27). */
+export function restNotFound(pathname: string): Response {
+  return outsideReply(requestError(404, "not_found", `No route for ${pathname.slice(0, 200)}`));
+}
+
+/** A refusal before any operation matched: the binding's body and CORS, as handler.ts answers. */
+function outsideReply(reply: RestReply, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(reply.body), {
+    status: reply.status,
+    headers: { ...REST_CORS, ...reply.headers, "content-type": "application/json", ...headers },
   });
 }
