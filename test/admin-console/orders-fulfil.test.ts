@@ -69,7 +69,7 @@ describe("fulfil from the order page", { timeout: 60_000 }, () => {
     expect(first).toContain("Visa ending in 4242");
     expect(first).toContain(`href="/admin/orders/${id}/packing-slip"`);
     expect(first).toContain("SKU MCB-NVY-M");
-    expect(first).toMatch(/data-total="refunded">-?\$0\.00/);
+    expect(first).toContain(`data-total="refunded">$0.00<`);
     expect(first).toContain(`data-total="net"><strong>${money(total)}</strong>`);
     expect(first).toContain(`/admin/orders/${id}/cancel`);
     const stockBefore = stockCell(first, VARIANTS[2]);

@@ -65,6 +65,8 @@ describe("refund by line with restock", { timeout: 60_000 }, () => {
       totals: [{ type: "total", amount: -share }],
     });
     expect(await stockOf(C)).toBe((cBefore as number) + 3);
+    // What agents read stays a valid UCP order (getOrder checks the official schema).
+    expect(lineOf(await getOrder(orderId), C).status).toBe("removed");
 
     // The stub's RPC type of the view does not resolve here; the console reads the same object.
     const view = (await orderStub(orderId).merchantView({})) as unknown as MerchantOrderView | undefined;

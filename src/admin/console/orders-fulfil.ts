@@ -52,7 +52,7 @@ export function linesCard(
     (t) =>
       html`<tr><th scope="row">${t.display_text ?? t.type}</th><td class="num">${money(ctx, t.amount, order.currency)}</td></tr>`,
   )}
-<tr><th scope="row">Refunded</th><td class="num" data-total="refunded">${money(ctx, -view.refunded, order.currency)}</td></tr>
+<tr><th scope="row">Refunded</th><td class="num" data-total="refunded">${money(ctx, view.refunded > 0 ? -view.refunded : 0, order.currency)}</td></tr>
 <tr><th scope="row">Net</th><td class="num" data-total="net"><strong>${money(ctx, total - view.refunded, order.currency)}</strong></td></tr>
 </tbody></table></section>`;
 }
