@@ -15,6 +15,11 @@ export function cartCookie(ctx: PageContext, token: string): string {
   return `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
 }
 
+/** The token in the browser's cart cookie, unopened (to compare with a page's own token). */
+export function cartCookieToken(ctx: PageContext): string | undefined {
+  return cookieValue(ctx.request, COOKIE);
+}
+
 /** The cart id the browser's cookie opens, if any (a stale or foreign cookie is ignored). */
 export async function currentCart(ctx: PageContext): Promise<{ id: string; token: string } | undefined> {
   const token = cookieValue(ctx.request, COOKIE);

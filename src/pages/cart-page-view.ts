@@ -1,13 +1,16 @@
 /** The cart as `get_cart` returns it, rendered: lines with images, quantity fields, totals, messages, "Check out". */
+
+import { totalLabel } from "../i18n/total-labels";
 import { type Translate, translator } from "../i18n/translate";
 import type { ToolPayload } from "./buyer-tools";
+import { unitsIn } from "./cart-badge";
+import { cartCookieToken } from "./cart-page-cookie";
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
 import { cartTaxNote } from "./included-tax-rows";
 import { csrfInput, renderPage } from "./layout";
 import { formatMoney } from "./money";
 import { messageText } from "./tool-messages";
-import { totalLabel } from "./total-labels";
 
 export interface CartLine {
   readonly id: string;
@@ -35,12 +38,22 @@ export function cartLines(cart: ToolPayload): CartLine[] {
   return (Array.isArray(cart.line_items) ? cart.line_items : []) as CartLine[];
 }
 
+/**
+ * The header's count on a cart page a POST answers with (a change refused): the cart shown is
+ * the count when it is the cookie's cart, read after the change like any GET (cart-badge.ts).
+ */
+function ownCart(ctx: PageContext, token: string, cart: ToolPayload): PageContext {
+  if (ctx.cart || cartCookieToken(ctx) !== token) return ctx;
+  return { ...ctx, cart: { href: `/cart/${token}`, count: unitsIn(cart.line_items) } };
+}
+
 export function renderCart(
-  ctx: PageContext,
+  request: PageContext,
   token: string,
   cart: ToolPayload,
   problem?: { status: number; messages: readonly string[]; headers?: Record<string, string> },
 ): Response {
+  const ctx = ownCart(request, token, cart);
   const t = translator(ctx);
   const currency = typeof cart.currency === "string" ? cart.currency : ctx.config.currency;
   const price = (minor: number) => formatMoney(minor, currency, ctx.config.storefront.locale);

@@ -8,6 +8,7 @@
 import { embeddableCheckout, embeddedCall, isEmbeddedCall, keepEmbedded, readCheckoutForm } from "../embedded/hooks";
 import { translator } from "../i18n/translate";
 import { callAsBuyer } from "./buyer-tools";
+import { withCartBadge } from "./cart-badge";
 import { currentCart } from "./cart-page-cookie";
 import { runCheckoutAction } from "./checkout-actions";
 import { asCheckout, type PageCheckout } from "./checkout-data";
@@ -41,12 +42,14 @@ export async function checkoutPage(ctx: PageContext, token: string): Promise<Res
 
 /** The page for a checkout; `state`: after a submit, what was sent and what came of it. */
 async function showCheckout(
-  ctx: PageContext,
+  request: PageContext,
   token: string,
   checkout: PageCheckout,
   state?: FormState,
   status?: number,
 ): Promise<Response> {
+  // The header's cart count: a GET read it before the page; a submit's answer reads it now.
+  const ctx = await withCartBadge(request);
   // Stripe's card form (a store charging through Stripe): the checkout's PaymentIntent and the page's wider CSP.
   const card = await prepareStripeCard(ctx, checkout);
   // The way back to the browser's cart (the one it checked out from, when it came through the store's pages).
