@@ -91,10 +91,14 @@ export function applyAdjustment(
   if (refunds && order.charge_id && !held) effects.push({ kind: "refund", chargeId: order.charge_id, amount });
   if (releases && order.charge_id)
     effects.push({ kind: "refund", chargeId: order.charge_id, amount: totalOf(order.totals) });
-  // A reservation is released whole: only when nothing was ever shipped and nothing remains.
+  // The whole reservation goes back only when nothing was ever shipped and nothing remains.
   const untouched = order.line_items.every((l) => l.quantity.fulfilled === 0);
   if (cancel && everything && untouched && order.reservation_id) {
     effects.push({ kind: "release", reservationId: order.reservation_id });
+  } else if (cancel && order.reservation_id) {
+    // Otherwise the canceled units alone go back (never shipped: they are on the shelf).
+    const back = canceledUnits(order.line_items, lines ?? []);
+    if (back.length > 0) effects.push({ kind: "release", reservationId: order.reservation_id, lines: back });
   }
   if (byLine?.ok && byLine.value.restock.length > 0 && order.reservation_id)
     effects.push({ kind: "release", reservationId: order.reservation_id, lines: byLine.value.restock });
@@ -127,6 +131,14 @@ export function settleAdjustment(order: OrderState, adjustmentId: string, status
     ...order,
     adjustments: order.adjustments.map((a) => (a.id === adjustmentId ? { ...a, status } : a)),
   };
+}
+
+/** The variants and units a cancellation takes off the order. */
+function canceledUnits(before: readonly OrderLine[], lines: readonly LineCount[]) {
+  return lines.flatMap((ref) => {
+    const line = before.find((l) => l.id === ref.id);
+    return line && ref.quantity < 0 ? [{ variantId: line.item.id, quantity: -ref.quantity }] : [];
+  });
 }
 
 function reduce(line: OrderLine, lines: readonly LineCount[]): OrderLine {

@@ -134,6 +134,30 @@ describe("refund by line with restock", { timeout: 60_000 }, () => {
     expect(await stockOf(B)).toBe((stockB as number) + 2);
   });
 
+  it("a cancellation after a shipment returns the canceled units, not the shipped ones", async () => {
+    const { orderId } = await placeOrder([
+      { id: A, quantity: 2 },
+      { id: B, quantity: 1 },
+    ]);
+    const a = lineOf(await getOrder(orderId), A);
+    const [stockA, stockB] = [await stockOf(A), await stockOf(B)];
+    const shipped = await admin(
+      orderId,
+      "events",
+      { type: "shipped", line_items: [{ id: a.id, quantity: 1 }] },
+      { key: crypto.randomUUID() },
+    );
+    expect(shipped.status).toBe(200);
+    const key = crypto.randomUUID();
+    const cancel = await admin(orderId, "adjustments", { type: "cancellation" }, { key });
+    expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+    expect(cancel.body.adjustments.at(-1).status).toBe("completed");
+    expect(await stockOf(A)).toBe((stockA as number) + 1);
+    expect(await stockOf(B)).toBe((stockB as number) + 1);
+    expect((await admin(orderId, "adjustments", { type: "cancellation" }, { key })).status).toBe(200);
+    expect(await stockOf(A)).toBe((stockA as number) + 1);
+  });
+
   it("the inventory's returns: capped at what the reservation took, once per key, nothing after release", async () => {
     const { orderId } = await placeOrder([{ id: C, quantity: 2 }]);
     const stored = await orderStub(orderId).merchantView({});
