@@ -38,6 +38,16 @@ export function newId(prefix: string, secret: string): Promise<string> {
 }
 
 /**
+ * Whose derived ids a caller makes: an authenticated platform's are its profile's; an
+ * anonymous caller naming profile P gets P's anonymous space. Anyone may name P without
+ * credentials, so sharing one space let such a caller create "P's" session first under a
+ * predictable key (issue 27). A profile is a URL, so the two spellings never meet.
+ */
+export function keySpace(caller: { readonly profile: string; readonly authenticated: boolean }): string {
+  return caller.authenticated ? caller.profile : `anonymous ${caller.profile}`;
+}
+
+/**
  * The id a given seed always maps to (an idempotency key, a cart's checkout generation, a
  * checkout's order), within one platform: the creating platform's profile is mixed in, so
  * one platform's derived ids say nothing about another's, even to a platform that knows

@@ -5,7 +5,7 @@
  * the cart's one checkout, whoever asks (checkout.tools.ts).
  */
 import { translator } from "../i18n/translate";
-import { derivedId } from "../lib/ids";
+import { derivedId, keySpace } from "../lib/ids";
 import { type BuyerCallFailure, callAsBuyer, errorMessages, storefrontProfile, type ToolPayload } from "./buyer-tools";
 import { cartCookie, currentCart, tokenOf } from "./cart-page-cookie";
 import { cartLines, QTY_PREFIX, renderCart } from "./cart-page-view";
@@ -204,7 +204,8 @@ function withAdded(cart: ToolPayload, variant: string, quantity: number) {
 
 /** The id create_cart gives the cart made with this idempotency key (cart.tools.ts derives it). */
 function createdId(ctx: PageContext, key: string): Promise<string> {
-  return derivedId("cart", ctx.config.idSecret, storefrontProfile(ctx.config.origin), key);
+  const storefront = { profile: storefrontProfile(ctx.config.origin), authenticated: false };
+  return derivedId("cart", ctx.config.idSecret, keySpace(storefront), key);
 }
 
 function expiredCartCookie(ctx: PageContext): string {

@@ -6,7 +6,7 @@ import type { Message } from "../../schemas/ucp/common";
 import { cartNotFound } from "../cart/cart-view";
 import { priceFromCatalog } from "../cart/pricing";
 import { commerceConfig } from "../checkout/merchant-commerce";
-import { derivedId, isIssuedId, newId } from "../lib/ids";
+import { derivedId, isIssuedId, keySpace, newId } from "../lib/ids";
 import { err, ok } from "../lib/result";
 import { CAPABILITY } from "../ucp/capabilities";
 import { invalidParams } from "../ucp/errors";
@@ -35,7 +35,9 @@ export const createCart = defineTool({
     }
     const key = ctx.meta.idempotencyKey;
     const { idSecret } = ctx.config;
-    const cartId = key ? await derivedId("cart", idSecret, ctx.meta.profile, key) : await newId("cart", idSecret);
+    const cartId = key
+      ? await derivedId("cart", idSecret, keySpace(callerOf(ctx)), key)
+      : await newId("cart", idSecret);
     const command = await cartCommand(
       ctx,
       cartId,

@@ -14,7 +14,7 @@ import { priceFromCatalog } from "../cart/pricing";
 import type { CheckoutEnvelope } from "../checkout/checkout-state";
 import { commerceConfig } from "../checkout/merchant-commerce";
 import { instrumentCardinality, sentCheckout } from "../checkout/request-args";
-import { derivedId, isIssuedId, newId } from "../lib/ids";
+import { derivedId, isIssuedId, keySpace, newId } from "../lib/ids";
 import { err, ok } from "../lib/result";
 import type { HandlerRegistry } from "../payment/handlers";
 import { instrumentTypeProblem } from "../payment/instrument-check";
@@ -57,7 +57,7 @@ export const createCheckout = defineTool({
     const id = linked
       ? linked
       : key
-        ? await derivedId("chk", ctx.config.idSecret, ctx.meta.profile, key)
+        ? await derivedId("chk", ctx.config.idSecret, keySpace(callerOf(ctx)), key)
         : await newId("chk", ctx.config.idSecret);
     const now = ctx.now;
     const command = {
@@ -242,9 +242,10 @@ async function asCartOwner(ctx: ToolContext, cartId: string): Promise<ToolContex
  */
 async function cartCheckoutId(cartId: string, ctx: ToolContext): Promise<string | { completed: string }> {
   const cart = ctx.env.CART.getByName(cartId) as DurableObjectStub<CartObject>;
-  // Only the cart's owner gets here (fromCart read it as the caller), so the caller's profile is the cart's.
+  // Only the cart's owner gets here (fromCart read it as the caller), so the caller's profile is the
+  // cart's; an anonymous cart's checkout for its authenticated platform is that platform's own.
   const idFor = (generation: number) =>
-    derivedId("chk", ctx.config.idSecret, ctx.meta.profile, `cart\n${cartId}\n${generation}`);
+    derivedId("chk", ctx.config.idSecret, keySpace(callerOf(ctx)), `cart\n${cartId}\n${generation}`);
   const generation = await cart.checkoutGeneration();
   const id = await idFor(generation);
   const status = await stub(ctx, id).status();
