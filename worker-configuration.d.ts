@@ -7,6 +7,7 @@ declare namespace Cloudflare {
 	}
 	interface Env {
 		CATALOG: KVNamespace;
+		CATALOG_DB: D1Database;
 		AUTH: KVNamespace;
 		RATE_LIMIT_ANONYMOUS: RateLimit;
 		RATE_LIMIT_AUTHENTICATED: RateLimit;

@@ -45,6 +45,15 @@ export async function liveSnapshot(kv: KVNamespace, snapshot: CatalogSnapshot, n
   return result;
 }
 
+/** The live sets alone, for a catalog searched on D1 (search-served.ts): no index to overlay. */
+export async function liveAvailability(
+  kv: KVNamespace,
+  manifest: { readonly loaded_at: string; readonly version: string },
+  now: number,
+): Promise<LiveAvailability> {
+  return forCatalog(await availabilityDoc(kv, now), stockVersion(manifest));
+}
+
 /** Entries counted from an older load than the current one are void: that load restated them. */
 export function forCatalog(doc: AvailabilityDoc | null, catalogVersion: string): LiveAvailability {
   if (!doc) return NONE;

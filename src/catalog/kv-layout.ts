@@ -44,6 +44,8 @@ export interface CatalogManifest {
   readonly index_parts?: number;
   /** The prefix of this catalog's keys (`load:<id>:`, catalog-keys.ts); absent: the unprefixed keys. */
   readonly keys?: string;
+  /** The key of this catalog's D1 search tables (search-tables.ts); absent: search reads the KV index. */
+  readonly search?: string;
 }
 
 /** UTF-16 units per index part: at most 3 UTF-8 bytes each, so a part stays under 25 MiB. */

@@ -11,7 +11,7 @@ import { normalizeFilter, searchIndex, type VariantFilter } from "./search-engin
 
 export interface SearchPage {
   products: Product[];
-  pagination: { has_next_page: boolean; cursor?: string; total_count: number };
+  pagination: { has_next_page: boolean; cursor?: string; total_count?: number };
   messages: Message[];
 }
 

@@ -1,0 +1,114 @@
+/**
+ * search_catalog for a catalog whose manifest names D1 search tables (`search`, kv-layout.ts):
+ * the manifest alone is cached per isolate, D1 answers the ranked, filtered page, and the page's
+ * documents come from KV under the same manifest's prefix, so one read of the pointer decides
+ * both: never a mix of two catalogs. Per-isolate memory is the manifest, the live availability
+ * sets and a bounded document cache, whatever the catalog's size.
+ */
+import type { Product } from "../../schemas/ucp/product";
+import { Lru } from "../lib/lru";
+import { unavailableUnlessCorrupt } from "../lib/storage-unavailable";
+import { type LiveAvailability, withLiveAvailability } from "./availability";
+import { catalogKeys } from "./catalog-keys";
+import { encodeCursor } from "./cursor";
+import { type CatalogManifest, KV_KEYS } from "./kv-layout";
+import { withVariants } from "./product-view";
+import type { SearchPage, SearchPlan } from "./search";
+import { searchD1 } from "./search-d1";
+import { stockVersion } from "./stock-keys";
+
+const REFRESH_MS = 30_000;
+const DOCUMENT_CACHE_ENTRIES = 2_000;
+
+let manifestCache: { manifest: CatalogManifest | null; checkedAt: number } | undefined;
+/** Keyed by the catalog's prefix and id: a switch never serves the old catalog's document. */
+const documents = new Lru<string, Product>(DOCUMENT_CACHE_ENTRIES);
+const failed = unavailableUnlessCorrupt("catalog");
+
+/** The served manifest, re-read at most every 30 s (as the KV index's snapshot is). */
+export async function servedManifest(kv: KVNamespace, now: number): Promise<CatalogManifest | null> {
+  if (manifestCache && now - manifestCache.checkedAt < REFRESH_MS) return manifestCache.manifest;
+  try {
+    const manifest = await kv.get<CatalogManifest>(KV_KEYS.manifest, "json").catch(failed);
+    manifestCache = { manifest, checkedAt: now };
+  } catch (e) {
+    if (!manifestCache?.manifest) throw e;
+    console.error("catalog manifest refresh failed; serving the one read before", e);
+  }
+  return manifestCache?.manifest ?? null;
+}
+
+/** Minor-unit digits of a currency (USD 2, JPY 0), for price words in queries. */
+export function fractionDigits(currency: string): number {
+  try {
+    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+export async function runD1Search(
+  kv: KVNamespace,
+  db: D1Database,
+  manifest: CatalogManifest & { search: string },
+  plan: SearchPlan,
+  live: LiveAvailability,
+  origin: string,
+): Promise<SearchPage> {
+  const result = await searchD1(db, {
+    key: manifest.search,
+    stockVersion: stockVersion(manifest),
+    query: plan.query,
+    filter: plan.filter,
+    offset: plan.offset,
+    limit: plan.limit,
+    fractionDigits: fractionDigits(manifest.currency),
+  });
+  const docs = await productsOf(
+    kv,
+    manifest,
+    result.hits.map((h) => h.id),
+  );
+  const products: Product[] = [];
+  for (const hit of result.hits) {
+    const product = docs.get(hit.id);
+    const variant = product ? withLiveAvailability(product, live).variants[hit.variant] : undefined;
+    if (product && variant) products.push(withVariants(product, origin, [variant]));
+  }
+  const next = plan.offset + result.hits.length;
+  const hasNext = result.hits.length === plan.limit && (result.total === undefined || next < result.total);
+  const counted = result.total === undefined ? {} : { total_count: result.total };
+  return {
+    products,
+    pagination: hasNext
+      ? { has_next_page: true, cursor: encodeCursor(next, plan.fingerprint), ...counted }
+      : { has_next_page: false, ...counted },
+    messages: plan.messages,
+  };
+}
+
+/** The documents under this manifest's keys (documents are stored validated: catalog-load.ts). */
+async function productsOf(kv: KVNamespace, manifest: CatalogManifest, ids: readonly string[]) {
+  const keys = catalogKeys(manifest);
+  const found = new Map<string, Product>();
+  const missing = ids.filter((id) => {
+    const hit = documents.get(keys.product(id));
+    if (hit) found.set(id, hit);
+    return !hit;
+  });
+  if (missing.length === 0) return found;
+  const raw = await kv.get<Product>(missing.map(keys.product), "json").catch(failed);
+  for (const id of missing) {
+    const product = raw.get(keys.product(id));
+    if (!product) continue;
+    found.set(id, product);
+    documents.set(keys.product(id), product);
+  }
+  return found;
+}
+
+/** Test hook. */
+export function resetServedManifest(): void {
+  manifestCache = undefined;
+  documents.clear();
+}
