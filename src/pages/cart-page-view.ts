@@ -51,7 +51,8 @@ export function renderCart(
   request: PageContext,
   token: string,
   cart: ToolPayload,
-  problem?: { status: number; messages: readonly string[]; headers?: Record<string, string> },
+  /** `copy`: offer the buyer a cart of their own with these lines (the cart is being checked out elsewhere). */
+  problem?: { status: number; messages: readonly string[]; headers?: Record<string, string>; copy?: boolean },
 ): Response {
   const ctx = ownCart(request, token, cart);
   const t = translator(ctx);
@@ -86,6 +87,7 @@ ${csrfInput(ctx)}<input type="hidden" name="key" value="${key}">
     ...(problem?.headers ? { headers: problem.headers } : {}),
     body: html`<h1>${t("cart.title")}</h1>
 ${problem ? html`<div class="notice error" role="alert">${problem.messages.map((m) => html`<p>${m}</p>`)}</div>` : ""}
+${problem?.copy ? html`<form method="post" action="${action}">${csrfInput(ctx)}<input type="hidden" name="key" value="${key}"><p><button type="submit" name="action" value="copy">${t("cart.copy")}</button></p></form>` : ""}
 ${messages.map((m) => html`<p class="notice${m.type === "error" ? " error" : ""}">${messageText(t, m, lines)}</p>`)}
 ${body}`,
   });

@@ -2,11 +2,13 @@
  * `/cart/<token>` (the cart's continue_url) and `POST /cart` (add to cart from a product
  * page). Every change is the agent's cart tool run for the buyer (update_cart replaces the
  * whole cart, as it does for agents), and "Check out" is create_checkout with the cart's id:
- * the cart's one checkout, whoever asks (checkout.tools.ts).
+ * the cart's one checkout (checkout.tools.ts), handed on only while it holds nobody's data or
+ * to the browser it went to before (cart-checkout-handoff.ts); anyone else may copy the cart.
  */
 import { translator } from "../i18n/translate";
 import { derivedId, keySpace } from "../lib/ids";
 import { type BuyerCallFailure, callAsBuyer, errorMessages, storefrontProfile, type ToolPayload } from "./buyer-tools";
+import { handedCookie, mayHandOver } from "./cart-checkout-handoff";
 import { cartCookie, currentCart, tokenOf } from "./cart-page-cookie";
 import { cartLines, QTY_PREFIX, renderCart } from "./cart-page-view";
 import { field, type PageContext, readForm } from "./context";
@@ -50,7 +52,9 @@ export async function cartAction(ctx: PageContext, token: string): Promise<Respo
   const cart = await readCart(ctx, opened.id);
   if (!cart) return cartGone(ctx);
   const key = field(form, "key", 64) || undefined;
-  return field(form, "action", 20) === "checkout"
+  const action = field(form, "action", 20);
+  if (action === "copy") return copyCart(ctx, token, cart, key);
+  return action === "checkout"
     ? checkOut(ctx, token, opened.id, cart, key)
     : updateQuantities(ctx, token, opened.id, cart, form, key);
 }
@@ -128,7 +132,30 @@ async function checkOut(
       ...(forget ? { headers: forget } : {}),
     });
   }
-  return seeOther(`/checkout/${next}`);
+  // A shared link shows the cart, never a checkout someone else filled in (cart-checkout-handoff.ts).
+  if (!(await mayHandOver(ctx, cart, result.value)))
+    return renderCart(ctx, token, cart, { status: 409, messages: [translator(ctx)("cart.elsewhere")], copy: true });
+  return seeOther(`/checkout/${next}`, { "set-cookie": await handedCookie(ctx, String(result.value.id)) });
+}
+
+/** The cart's lines in a new cart of this browser's own (the way out of a cart checked out elsewhere). */
+async function copyCart(ctx: PageContext, token: string, cart: ToolPayload, key: string | undefined) {
+  const lines = cartLines(cart).map((line) => ({ item: { id: line.item.id }, quantity: line.quantity }));
+  if (lines.length === 0)
+    return renderCart(ctx, token, cart, { status: 409, messages: [translator(ctx)("cart.addFirst")] });
+  const result = await callAsBuyer(
+    ctx,
+    "create_cart",
+    { cart: { line_items: lines } },
+    key ? { idempotencyKey: key } : {},
+  );
+  const next = result.ok ? tokenOf(result.value.continue_url) : undefined;
+  if (!result.ok || !next || (result.value.ucp as { status?: string } | undefined)?.status === "error")
+    return renderCart(ctx, token, cart, {
+      status: result.ok ? 409 : failureStatus(result.error),
+      messages: result.ok ? errorMessages(result.value).map((m) => m.content ?? "") : [failureText(ctx, result.error)],
+    });
+  return seeOther(`/cart/${next}`, { "set-cookie": cartCookie(ctx, next) });
 }
 
 export async function addToCart(ctx: PageContext): Promise<Response> {

@@ -71,6 +71,9 @@ export const de = {
   "cart.addFirst": "Legen Sie zuerst etwas in den Warenkorb.",
   "cart.ordered": "Dieser Warenkorb wurde bereits bestellt. Legen Sie Produkte in einen neuen Warenkorb.",
   "cart.cannotCheckOut": "Dieser Warenkorb kann nicht zur Kasse gehen.",
+  "cart.elsewhere":
+    "Dieser Warenkorb wird in einem anderen Browser bezahlt, deshalb wird sein Checkout hier nicht gezeigt. Um diese Artikel selbst zu kaufen, legen Sie sie in einen eigenen Warenkorb.",
+  "cart.copy": "Eigenen Warenkorb mit diesen Artikeln anlegen",
   "cart.saveFailed": "Der Shop konnte das gerade nicht speichern. Bitte versuchen Sie es erneut.",
   "cart.title": "Ihr Warenkorb",
   "cart.items": "Artikel in Ihrem Warenkorb",

@@ -72,6 +72,9 @@ export const en = {
   "cart.addFirst": "Add something to your cart first.",
   "cart.ordered": "This cart has already been ordered. Add products to start a new cart.",
   "cart.cannotCheckOut": "This cart cannot be checked out.",
+  "cart.elsewhere":
+    "This cart is being checked out in another browser, so its checkout is not shown here. To buy these items yourself, start a cart of your own with them.",
+  "cart.copy": "Start my own cart with these items",
   "cart.saveFailed": "The store could not save that just now. Please try again.",
   "cart.title": "Your cart",
   "cart.items": "Items in your cart",
@@ -364,7 +367,8 @@ export const en = {
   "message.discountNotValid": "Code '{code}' is not valid now.",
   "message.discountMinimum": "Code '{code}' needs a subtotal of at least {amount}.",
   "message.discountNotEligible": "Code '{code}' cannot be used for this order.",
-  "message.discountNotCombined": "Code '{code}' can't be combined with '{other}'; only one such code applies per order.",
+  "message.discountNotCombined":
+    "Code '{code}' can't be combined with '{other}'; only one such code applies per order.",
   "message.discountOneOnly":
     "Code '{code}' can't be combined with the code already applied; only one such code applies per order.",
 } as const;

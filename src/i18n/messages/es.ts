@@ -74,6 +74,9 @@ export const es = {
   "cart.addFirst": "Primero añade algo al carrito.",
   "cart.ordered": "Este carrito ya se ha pedido. Añade productos para empezar un carrito nuevo.",
   "cart.cannotCheckOut": "No se puede pagar este carrito.",
+  "cart.elsewhere":
+    "Este carrito se está pagando en otro navegador, así que su pago no se muestra aquí. Para comprar estos artículos, crea tu propio carrito con ellos.",
+  "cart.copy": "Crear mi propio carrito con estos artículos",
   "cart.saveFailed": "La tienda no pudo guardarlo ahora. Vuelve a intentarlo.",
   "cart.title": "Tu carrito",
   "cart.items": "Artículos del carrito",

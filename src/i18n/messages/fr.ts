@@ -74,6 +74,9 @@ export const fr = {
   "cart.addFirst": "Ajoutez d'abord un article à votre panier.",
   "cart.ordered": "Ce panier a déjà été commandé. Ajoutez des produits pour commencer un nouveau panier.",
   "cart.cannotCheckOut": "Ce panier ne peut pas être validé.",
+  "cart.elsewhere":
+    "Ce panier est en cours de validation dans un autre navigateur : la commande en cours n’est pas affichée ici. Pour acheter ces articles vous-même, créez votre propre panier avec eux.",
+  "cart.copy": "Créer mon propre panier avec ces articles",
   "cart.saveFailed": "La boutique n'a pas pu l'enregistrer pour le moment. Veuillez réessayer.",
   "cart.title": "Votre panier",
   "cart.items": "Articles de votre panier",

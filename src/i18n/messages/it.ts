@@ -74,6 +74,9 @@ export const it = {
   "cart.addFirst": "Aggiungi prima qualcosa al carrello.",
   "cart.ordered": "Questo carrello è già stato ordinato. Aggiungi prodotti per iniziare un nuovo carrello.",
   "cart.cannotCheckOut": "Non è possibile procedere al pagamento di questo carrello.",
+  "cart.elsewhere":
+    "Questo carrello è in pagamento in un altro browser, quindi il suo checkout non viene mostrato qui. Per acquistare questi articoli, crea un tuo carrello con essi.",
+  "cart.copy": "Crea il mio carrello con questi articoli",
   "cart.saveFailed": "Il negozio non è riuscito a salvarlo ora. Riprova.",
   "cart.title": "Il tuo carrello",
   "cart.items": "Articoli nel carrello",

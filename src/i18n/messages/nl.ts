@@ -71,6 +71,9 @@ export const nl = {
   "cart.addFirst": "Voeg eerst iets toe aan je winkelwagen.",
   "cart.ordered": "Deze winkelwagen is al besteld. Voeg producten toe om een nieuwe te beginnen.",
   "cart.cannotCheckOut": "Deze winkelwagen kan niet worden afgerekend.",
+  "cart.elsewhere":
+    "Deze winkelwagen wordt in een andere browser afgerekend, daarom wordt de checkout hier niet getoond. Om deze artikelen zelf te kopen, begin je een eigen winkelwagen met deze artikelen.",
+  "cart.copy": "Eigen winkelwagen met deze artikelen beginnen",
   "cart.saveFailed": "De winkel kon dit nu niet opslaan. Probeer het opnieuw.",
   "cart.title": "Je winkelwagen",
   "cart.items": "Artikelen in je winkelwagen",
