@@ -230,7 +230,9 @@ describeBrowser("every URL the store publishes", () => {
 
   it("an order's permalink_url shows the order", async () => {
     expect(order.permalink_url).toBe(completed.order.permalink_url);
-    await expectPage(order.permalink_url, { names: /order/i, shows: [order.id, ...titles(order)], shot: "order" });
+    // A person reads the short number (the order's label, issue 25); the UCP id stays the agent's.
+    expect(order.label).toMatch(/^#\d+$/);
+    await expectPage(order.permalink_url, { names: /order/i, shows: [order.label, ...titles(order)], shot: "order" });
   });
 
   it("an error response's continue_url is a page", async () => {
@@ -244,7 +246,7 @@ describeBrowser("every URL the store publishes", () => {
     for (const url of [cart.continue_url, checkout.continue_url, order.permalink_url]) await expectOpens(url);
     await expectNothingShown(tampered(cart.continue_url), [...titles(cart), cart.id]);
     await expectNothingShown(tampered(checkout.continue_url), [...titles(checkout), BUYER_EMAIL, checkout.id]);
-    await expectNothingShown(tampered(order.permalink_url), [...titles(order), BUYER_EMAIL, order.id]);
+    await expectNothingShown(tampered(order.permalink_url), [...titles(order), BUYER_EMAIL, order.id, order.label]);
   });
 
   it("an expired hand-off token shows nothing of the session", async () => {
@@ -266,6 +268,7 @@ describeBrowser("every URL the store publishes", () => {
       ...titles(order),
       BUYER_EMAIL,
       order.id,
+      order.label,
     ]);
   });
 
