@@ -5,6 +5,7 @@
  * What may differ, and nothing else (docs/decisions.md, issue 12):
  *
  * - resource ids (`cart_…`, `chk_…`, `ord_…`) when each transport made its own resource;
+ * - an order's short number (`label`, `#1001`): each transport's order takes the next one;
  * - hand-off URLs (`continue_url`, `permalink_url`): sealed tokens minted per response;
  * - `expires_at`: a session's expiry runs from its last change, so two changes differ by ms;
  * - protocol errors: a JSON-RPC `error` over MCP, `{ code, content, ...data }` with the
@@ -88,6 +89,7 @@ function scrub(value: Json, ids: boolean): Json {
     Object.entries(value).map(([k, v]) => {
       if (HANDOFF_KEYS.has(k)) return [k, "<hand-off url>"];
       if (k === "expires_at") return [k, "<expiry>"];
+      if (ids && k === "label" && typeof v === "string" && /^#\d+$/.test(v)) return [k, "<order number>"];
       return [k, scrub(v, ids)];
     }),
   );
