@@ -435,3 +435,9 @@ export function generateCatalog(count: number, seed = 1): { currency: "USD"; pro
   for (let n = 1; n <= count; n++) products.push(product(rng, n));
   return { currency: "USD", products };
 }
+
+/** The same products as generateCatalog, one at a time: a million never sit in memory at once. */
+export function* generateProducts(count: number, seed = 1): Generator<unknown> {
+  const rng = mulberry32(seed);
+  for (let n = 1; n <= count; n++) yield product(rng, n);
+}

@@ -87,12 +87,12 @@ async function correct(
   if (found[0]?.results[0]?.hit) return "filtered";
   const missing = words.filter((_, i) => !found[i + 1]?.results[0]?.hit);
   if (missing.length === 0) return [...words];
-  // Candidates share the first two letters (an edit there is rare, and it keeps the scan small).
+  // Candidates share the first letter (an edit there is rare, and it keeps the scan small).
   const candidates = await db.batch<{ term: string; doc: number }>(
     missing.map((w) =>
       db
         .prepare(`SELECT term, doc FROM ${vocab} WHERE term >= ? AND term < ?`)
-        .bind(w.slice(0, 2), `${w.slice(0, 2)}\u{10ffff}`),
+        .bind(w.slice(0, 1), `${w.slice(0, 1)}\u{10ffff}`),
     ),
   );
   const fixes = new Map<string, string | undefined>();
@@ -102,7 +102,11 @@ async function correct(
     for (const { term, doc } of candidates[i]?.results ?? []) {
       if (max === 0) break;
       // Catalog words are stemmed (socks → sock, hiking → hike): compare the word and its plain stems.
-      const d = Math.min(...stems(word).map((w) => editDistance(w, term, max)));
+      // A misspelt ending ("sleepign") is an edit more than the stem it hides ("sleep").
+      const tail = word.length - term.length;
+      const stemmed =
+        term.length >= 4 && tail > 0 && tail <= 3 ? editDistance(word.slice(0, term.length), term, max) + 1 : max + 1;
+      const d = Math.min(stemmed, ...stems(word).map((w) => editDistance(w, term, max)));
       if (d > max) continue;
       if (!best || d < best.d || (d === best.d && doc > best.doc)) best = { term, d, doc };
     }

@@ -4,9 +4,15 @@
  */
 
 /** Words that say nothing about a product; the loader keeps them, queries drop them. */
-const STOPWORDS = new Set(
-  "a an and are as at be by for from in into is it of on or the to with looking want need some any my me i".split(" "),
-);
+const STOPWORDS = new Set([
+  ..."a an and are as at be by for from in into is it of on or the to with looking want need some any my me i".split(
+    " ",
+  ),
+  // Words about price or taste that no product text carries: agents add them to real queries.
+  ..."cheap cheapest affordable budget inexpensive best good nice new dollars dollar usd eur bucks price priced".split(
+    " ",
+  ),
+]);
 
 const MAX_WORDS = 8;
 
@@ -110,5 +116,5 @@ export function editDistance(a: string, b: string, max: number): number {
 
 /** How many edits a word of this length may be from its correction. */
 export function allowedEdits(word: string): number {
-  return word.length <= 3 ? 0 : word.length <= 6 ? 1 : 2;
+  return word.length <= 3 ? 0 : word.length <= 5 ? 1 : 2;
 }
