@@ -8,7 +8,7 @@ import type { Message } from "../schemas/ucp/common";
 import { type CartContent, type CartState, isExpired, newCart, replaceContent } from "../src/cart/cart-state";
 import { cartPayload } from "../src/cart/cart-view";
 import type { CommerceConfig } from "../src/checkout/commerce-config";
-import type { UcpEnvelope } from "../src/tools/types";
+import type { UcpEnvelope } from "../src/ucp/envelope";
 import {
   type IdempotencyInput,
   LEDGER_SCHEMA,

@@ -41,7 +41,6 @@ import { applyProcessorEvent, type ProcessorEventInput } from "../src/order/proc
 import { postWebhook } from "../src/order/webhook-http";
 import { orderOnlyEnvelope, webhookVersion } from "../src/order/webhook-version";
 import { processorFor } from "../src/payment/store-processor";
-import type { ObjectReply } from "../src/tools/object-reply";
 import { CAPTURES_SCHEMA, capturesDeadline, queueCapture, runDueCapture } from "./order/captures";
 import { orderDeadline } from "./order/deadline";
 import { fedEntry, feedIndex, INDEX_FEED_SCHEMA, sendIndexFeed, webhookFailures } from "./order/index-feed";
@@ -76,6 +75,7 @@ import {
   recordLedger,
   restateAnswer,
 } from "./shared/idempotency";
+import type { ObjectReply } from "./shared/object-reply";
 import { ensureTables, hasTable, transaction } from "./shared/schema";
 
 const ORDER_SCHEMA = "CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
@@ -197,19 +197,17 @@ export class OrderObject extends DurableObject<Env> {
     if (!outcome.created) {
       // A retried completion on an order that may have any rows due: every table, every deadline.
       this.#transact(() => undefined);
-      await this.#sendIndex();
       await this.#arm();
+      this.ctx.waitUntil(this.#sendIndex().then(() => this.#arm()));
       return outcome;
     }
     logOrderEvent(order.id, "created", { profile: order.owner });
     // The safety net, committed with the order (no await in between): if the work below dies
     // with the isolate, this alarm does it. Set later than the work needs, so it rarely runs.
-    const armed = this.ctx.storage.setAlarm(now + AFTER_CREATE_ALARM_MS);
-    // Awaited: the order is in the store's list by the time its completion answers.
-    await this.#sendIndex();
-    await armed;
-    // What is due at once (the confirmation, the created webhook) goes out after the reply,
-    // without an alarm run; #arm then leaves the alarm only for what is still owed.
+    await this.ctx.storage.setAlarm(now + AFTER_CREATE_ALARM_MS);
+    // What is due at once (the index entry from the feed, the confirmation, the created
+    // webhook) goes out after the reply, without an alarm run: the completion's answer waits
+    // on no store-wide object (issue 27). #arm then leaves the alarm only for what is owed.
     this.ctx.waitUntil(this.#afterCreate(order));
     return outcome;
   }
@@ -346,6 +344,8 @@ export class OrderObject extends DurableObject<Env> {
   /** A new order's due work, run after its creation answered; a failure is left to the alarm. */
   async #afterCreate(order: OrderState): Promise<void> {
     try {
+      // The index first: it is one hop, and the merchant's list should not wait on an email.
+      await this.#sendIndex();
       if (order.buyer_email) await this.#notify(order, Date.now());
       if (order.webhook_url) {
         await this.#deliverWebhooks();

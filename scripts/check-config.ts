@@ -10,8 +10,8 @@
  * secrets cannot be read, only listed (`npx wrangler secret list`).
  */
 import path from "node:path";
-import { EMAIL_NOT_CONFIGURED, emailSetup, emailVarProblems } from "../src/notify/email-config";
-import { stripeVarProblems, stripeVarWarnings } from "../src/payment/stripe-vars";
+import { EMAIL_NOT_CONFIGURED, emailSetup, emailVarProblems } from "../src/config/email";
+import { stripeVarProblems, stripeVarWarnings } from "../src/config/stripe";
 import { devVars, emailNotice } from "./lib/dev-launch";
 import { discountUnitWarnings } from "./lib/discount-units";
 import { refuseProblems, storeArgs, storeName, storeProblems } from "./lib/store-args";

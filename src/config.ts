@@ -3,15 +3,14 @@
  * Everything else reads a MerchantConfig, never `env` strings directly.
  */
 
+import { type EmailSetup, type EmailVars, emailSetup } from "./config/email";
+import { orderNumberStart } from "./config/order-number";
+import { type StorePolicy, storePolicies } from "./config/policies";
+import { type StripeSettings, type StripeVars, stripeSettings } from "./config/stripe";
 import { type OutboundAllowList, parseOutboundAllowList } from "./lib/outbound-url";
+import { DEFAULT_RETRY, type RetryPolicy } from "./lib/retry";
 import { StoreMisconfigured } from "./lib/store-misconfigured";
 import { merchantVarProblems } from "./merchant-vars";
-import { type EmailSetup, type EmailVars, emailSetup } from "./notify/email-config";
-import { orderNumberStart } from "./order/order-number";
-import { DEFAULT_RETRY, type RetryPolicy } from "./order/retry";
-import { type StripeSettings, type StripeVars, stripeSettings } from "./payment/stripe-vars";
-import { type StorePolicy, storePolicies } from "./policies/store-policies";
-import { PROFILE_LIMITS } from "./ucp/profile-fetch";
 
 export type ProfileFallback = "strict" | "assume-compatible";
 
@@ -95,13 +94,15 @@ export interface MerchantVars extends EmailVars, StripeVars {
   MERCHANT_TIME_ZONE?: string;
   ACCESS_TEAM_DOMAIN?: string;
   ACCESS_AUD?: string;
-  /** A JSON string or TOML array of tables (src/policies/store-policies.ts). */
+  /** A JSON string or TOML array of tables (src/config/policies.ts). */
   POLICIES?: unknown;
   ORDER_NUMBER_START?: string;
 }
 
 const DEFAULT_CART_TTL_HOURS = 72;
 const DEFAULT_WEBHOOK_RETRY_BASE_SECONDS = 10;
+/** A platform profile's fetch deadline unless PROFILE_FETCH_TIMEOUT_MS says otherwise (src/ucp/profile-fetch.ts). */
+export const DEFAULT_PROFILE_FETCH_TIMEOUT_MS = 4000;
 
 export const MISSING_ID_SIGNING_KEY =
   "ID_SIGNING_KEY is not set: the store signs resource ids and hand-off URLs with it (`npx wrangler secret put ID_SIGNING_KEY`; .dev.vars for local development)";
@@ -137,7 +138,7 @@ export function buildConfig(vars: MerchantVars): MerchantConfig {
     // Comma-separated origins such as http://localhost:*; unset in production.
     outboundAllow: parseOutboundAllowList(vars.OUTBOUND_ALLOW),
     webhookRetryBaseSeconds: positiveOr(Number(vars.WEBHOOK_RETRY_BASE_SECONDS), DEFAULT_WEBHOOK_RETRY_BASE_SECONDS),
-    profileFetchTimeoutMs: positiveOr(Number(vars.PROFILE_FETCH_TIMEOUT_MS), PROFILE_LIMITS.timeoutMs),
+    profileFetchTimeoutMs: positiveOr(Number(vars.PROFILE_FETCH_TIMEOUT_MS), DEFAULT_PROFILE_FETCH_TIMEOUT_MS),
     paymentTestMode: vars.PAYMENT_TEST_MODE === "true" || vars.PAYMENT_TEST_MODE === true,
     email: emailSetup(vars),
     emailRetry: {

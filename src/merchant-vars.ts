@@ -7,9 +7,9 @@
  * development serves http://localhost.
  */
 import * as z from "zod";
+import { policyVarProblems } from "./config/policies";
+import { STRIPE_VARS, stripeVarProblems } from "./config/stripe";
 import { isHttpsOrLocalUrl } from "./lib/public-url";
-import { STRIPE_VARS, stripeVarProblems } from "./payment/stripe-vars";
-import { policyVarProblems } from "./policies/store-policies";
 
 /** Intl knows the ISO 4217 list in Node and workerd alike; a regex alone would accept "XYZ". */
 const CURRENCIES: ReadonlySet<string> = new Set(

@@ -6,8 +6,9 @@
  * the index took that version; the index keeps the highest version, so repeats and
  * reordering are harmless. It never gives up: a lost entry would be a wrong list.
  */
+
+import { nextAttemptAt, type RetryPolicy } from "../../src/lib/retry";
 import type { OrderIndexEntry } from "../../src/order/index-entry";
-import { nextAttemptAt, type RetryPolicy } from "../../src/order/retry";
 
 export const INDEX_FEED_SCHEMA = `CREATE TABLE IF NOT EXISTS index_feed (
   slot INTEGER PRIMARY KEY CHECK (slot = 1),

@@ -4,7 +4,7 @@
  * rescheduled with backoff, or given up after the policy's last attempt. Synchronous SQL only; the
  * caller awaits the attempt itself between claim() and finish().
  */
-import { DEFAULT_RETRY, nextAttemptAt, type RetryPolicy } from "../../src/order/retry";
+import { DEFAULT_RETRY, nextAttemptAt, type RetryPolicy } from "../../src/lib/retry";
 
 export interface JobTable {
   readonly table: "outbox" | "effects" | "webhooks" | "captures";

@@ -7,7 +7,7 @@
  * its retries stops blocking the ones behind it. Every attempt is logged.
  */
 
-import type { RetryPolicy } from "../../src/order/retry";
+import type { RetryPolicy } from "../../src/lib/retry";
 import type { AttemptResult, WebhookEvent, WebhookRow } from "../../src/order/webhook-row";
 import { claim, finish, JOB_COLUMNS, type JobTable } from "./jobs";
 

@@ -8,9 +8,9 @@ import path from "node:path";
 import { importVerifyKey } from "../../src/auth/signing-keys";
 import { trustConfigProblems } from "../../src/auth/trust-config";
 import { parseCommerceConfig } from "../../src/checkout/commerce-config";
+import { emailVarProblems } from "../../src/config/email";
+import { STRIPE_SECRETS } from "../../src/config/stripe";
 import { merchantVarProblems } from "../../src/merchant-vars";
-import { emailVarProblems } from "../../src/notify/email-config";
-import { STRIPE_SECRETS } from "../../src/payment/stripe-vars";
 import { assetsDirectory, signingKeysFile, type WranglerConfig } from "./wrangler-config";
 
 /** What src/index.ts and the Env type need bound; wrangler.toml's top level binds them all. */

@@ -12,7 +12,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { unstable_getVarsForDev } from "wrangler";
 import { buildConfig, type MerchantVars } from "../../src/config";
-import { EMAIL_NOT_CONFIGURED, type EmailSetup } from "../../src/notify/email-config";
+import { EMAIL_NOT_CONFIGURED, type EmailSetup } from "../../src/config/email";
 import { CliError } from "./cli-error";
 import { writeProfiles } from "./discovery-file";
 import { assetsDirectory, readVars, readWranglerConfig, signingKeysFile } from "./wrangler-config";

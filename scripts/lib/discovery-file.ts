@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildConfig, type MerchantConfig, type MerchantVars } from "../../src/config";
-import { varsForDiscovery } from "../../src/payment/stripe-vars";
+import { varsForDiscovery } from "../../src/config/stripe";
 import { discoveryFiles, discoveryProfile } from "../../src/ucp/discovery";
 import { unboundEntries } from "../../src/ucp/discovery-authority";
 import { assetsDirectory, signingKeysFile, type WranglerConfig } from "./wrangler-config";
@@ -22,7 +22,7 @@ export function writeDiscovery(
 ): { files: string[]; endpoint: string; unbound: string[] } {
   const dir = assetsDirectory(config) as string;
   const keys = JSON.parse(readFileSync(signingKeysFile(config) as string, "utf8")) as JsonWebKey[];
-  // The Stripe secret key is never in [vars]; its public settings decide the handlers (stripe-vars.ts).
+  // The Stripe secret key is never in [vars]; its public settings decide the handlers (src/config/stripe.ts).
   const merchant = buildConfig(varsForDiscovery(config.vars as MerchantVars));
   const files = writeProfiles(dir, merchant, keys);
   ensureHeaders(path.join(dir, "_headers"), path.join(root, "public", "_headers"));

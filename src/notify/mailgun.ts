@@ -8,8 +8,9 @@
  * other answer (401 bad key, 400 bad message, 404 unknown domain) is permanent, logged and
  * not retried: the same request would be refused the same way for hours.
  */
-import type { RetryPolicy } from "../order/retry";
-import { ADDRESS, type MailgunSettings } from "./email-config";
+
+import { ADDRESS, type MailgunSettings } from "../config/email";
+import type { RetryPolicy } from "../lib/retry";
 import { mimeMessage } from "./mime-message";
 import type { NotificationMessage, NotificationSender, SendResult } from "./sender";
 import { maskEmail } from "./sender";

@@ -7,10 +7,10 @@
 import { includedTaxesOf } from "../checkout/included-tax";
 import { formatMinor } from "../checkout/money";
 import type { Language } from "../i18n/catalogs";
+import { includedLabel, totalLabel } from "../i18n/total-labels";
 import { pageLanguage, type Translate, translatorFor } from "../i18n/translate";
 import { orderLabel } from "../order/order-number";
 import type { OrderLine, OrderState } from "../order/order-state";
-import { includedLabel, totalLabel } from "../pages/total-labels";
 import { confirmationHtml } from "./confirmation-html";
 import type { NotificationMessage } from "./sender";
 

@@ -5,7 +5,7 @@
  * the log otherwise.
  */
 import { merchantConfig } from "../config";
-import type { RetryPolicy } from "../order/retry";
+import type { RetryPolicy } from "../lib/retry";
 import { mailgunSender } from "./mailgun";
 
 export interface NotificationMessage {

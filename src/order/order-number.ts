@@ -9,21 +9,9 @@
 /** The allocator object's name: one per store, beside the index ("orders") and its log ("order-log"). */
 export const ORDER_NUMBERS_NAME = "order-numbers";
 
-/** The first number a store gives when ORDER_NUMBER_START is not set. */
-export const DEFAULT_ORDER_NUMBER_START = 1001;
-
-/** Numbers stay far below 2^53 and short enough to read aloud. */
-export const MAX_ORDER_NUMBER = 999_999_999_999;
-
 /** "#1001": how pages, emails, the console and the order's `label` show it. */
 export function orderLabel(number: number): string {
   return `#${number}`;
-}
-
-/** ORDER_NUMBER_START as the Worker reads it (merchant-vars.ts refuses a bad one first). */
-export function orderNumberStart(value: unknown): number {
-  const n = typeof value === "number" ? value : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : NaN;
-  return Number.isSafeInteger(n) && n >= 1 && n <= MAX_ORDER_NUMBER ? n : DEFAULT_ORDER_NUMBER_START;
 }
 
 /** The next number: after the highest given, never below the configured start (raising it skips ahead). */

@@ -3,6 +3,8 @@
  * price, quantity and line total; every totals entry in the API's order, labelled by its
  * display_text. Editable (the quantities form) while the session is open, read-only after.
  */
+
+import { totalLabel } from "../i18n/total-labels";
 import { type Translate, translator } from "../i18n/translate";
 import type { PageCheckout, PageLine, PageTotal } from "./checkout-data";
 import { type Feedback, fieldAttrs, fieldError } from "./checkout-feedback";
@@ -11,7 +13,6 @@ import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
 import { includedTaxRows } from "./included-tax-rows";
 import { formatMoney } from "./money";
-import { totalLabel } from "./total-labels";
 
 export function money(ctx: PageContext, checkout: PageCheckout, minor: number): string {
   return formatMoney(minor, checkout.currency, ctx.config.storefront.locale);

@@ -4,9 +4,9 @@
  */
 import { includedTaxesOf, type TotalLine } from "../checkout/included-tax";
 import { commerceConfig } from "../checkout/merchant-commerce";
+import { includedLabel } from "../i18n/total-labels";
 import type { Translate } from "../i18n/translate";
 import { html, type SafeHtml } from "./html";
-import { includedLabel } from "./total-labels";
 
 type Totals = Parameters<typeof includedTaxesOf>[0];
 

@@ -1,11 +1,12 @@
 /** The order's lines (ordered, fulfilled, removed) and totals, as get_order returns them. */
+
+import { totalLabel } from "../i18n/total-labels";
 import { translator } from "../i18n/translate";
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
 import { includedTaxRows } from "./included-tax-rows";
 import { formatMoney } from "./money";
 import type { OrderView } from "./order-page-parts";
-import { totalLabel } from "./total-labels";
 
 export function orderPrice(ctx: PageContext, order: OrderView, minor: number): string {
   return formatMoney(minor, order.currency ?? ctx.config.currency, ctx.config.storefront.locale);

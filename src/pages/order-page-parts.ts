@@ -1,9 +1,10 @@
 /** The order page's status line, shipping address, shipments (with tracking links) and adjustments. */
+
+import { orderWord } from "../i18n/total-labels";
 import { type Translate, translator } from "../i18n/translate";
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
 import { orderPrice } from "./order-page-items";
-import { orderWord } from "./total-labels";
 
 interface Total {
   readonly type: string;

@@ -3,9 +3,9 @@
  * checkout (policy-page.ts shows one the merchant gave no document of its own).
  */
 
+import { POLICY_PAGE_PATH, policyHref, type StorePolicy } from "../config/policies";
 import type { MessageKey } from "../i18n/messages/en";
 import { type Translate, translator } from "../i18n/translate";
-import { POLICY_PAGE_PATH, policyHref, type StorePolicy } from "../policies/store-policies";
 import type { PageContext } from "./context";
 import { html, type SafeHtml, safeUrl } from "./html";
 
@@ -15,7 +15,7 @@ footer.site nav ul{list-style:none;padding:0;margin:.5rem 0 0;display:flex;flex-
 .policies dd{margin:0 0 .75rem}
 `;
 
-/** The store's default titles (store-policies.ts SHORT_TYPES), in English there: these pages translate them. */
+/** The store's default titles (src/config/policies.ts SHORT_TYPES), in English there: these pages translate them. */
 const DEFAULT_TITLES: Readonly<Record<string, readonly [string, MessageKey]>> = {
   returns: ["Returns", "policies.returns"],
   warranty: ["Warranty", "policies.warranty"],

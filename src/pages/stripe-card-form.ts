@@ -9,10 +9,10 @@
  */
 
 import type { MerchantConfig } from "../config";
+import { DEFAULT_STRIPE_JS_URL, type StripeSettings } from "../config/stripe";
 import { pageLanguage, translator } from "../i18n/translate";
 import { GOOGLE_PAY_HANDLER_ID, STRIPE_HANDLER_ID } from "../payment/stripe-handlers";
 import { type PageIntent, pageIntent, pageIntentDisplay } from "../payment/stripe-page-intent";
-import { DEFAULT_STRIPE_JS_URL, type StripeSettings } from "../payment/stripe-vars";
 import { messagesOf, type PageCheckout, type PageHandler, paymentHandlers, totalOf } from "./checkout-data";
 import type { PageContext } from "./context";
 import { html, type SafeHtml } from "./html";

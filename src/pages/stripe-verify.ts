@@ -6,8 +6,9 @@
  * answerFromProcessor). The browser's word decides nothing. Without JavaScript the page says
  * the bank's step needs it.
  */
+
+import type { StripeSettings } from "../config/stripe";
 import { translator } from "../i18n/translate";
-import type { StripeSettings } from "../payment/stripe-vars";
 import { verificationSecret } from "../payment/stripe-verification";
 import type { PageContext } from "./context";
 import { html, type SafeHtml } from "./html";

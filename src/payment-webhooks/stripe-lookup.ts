@@ -5,9 +5,9 @@
  * (src/payment/stripe-client.ts), at STRIPE_API_BASE (Stripe, or a stand-in).
  */
 import Stripe from "stripe";
+import type { StripeSettings } from "../config/stripe";
 import { stripeClient } from "../payment/stripe-client";
 import { METADATA } from "../payment/stripe-events";
-import type { StripeSettings } from "../payment/stripe-vars";
 
 export interface PaymentIntentLookup {
   /** The checkout id in the PaymentIntent's metadata; undefined when Stripe knows no such intent or it has none. */

@@ -4,7 +4,7 @@
  * Stripe's place (tests, local runs) without a line of the processor changing.
  */
 import Stripe from "stripe";
-import type { StripeSettings } from "./stripe-vars";
+import type { StripeSettings } from "../config/stripe";
 
 /** One client per settings object (per isolate and config), like merchantConfig's cache. */
 const clients = new WeakMap<StripeSettings, Stripe>();

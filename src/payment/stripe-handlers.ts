@@ -9,8 +9,9 @@
  * - `com.stripe.payments` (Stripe's handler, private preview): agents obtain a shared payment
  *   token issued to the merchant's Stripe profile (STRIPE_PROFILE_ID) and send it.
  */
+
+import type { StripeSettings } from "../config/stripe";
 import type { HandlerEntry, HandlerRegistry } from "./handlers";
-import type { StripeSettings } from "./stripe-vars";
 
 export const GOOGLE_PAY_HANDLER_ID = "google_pay";
 export const STRIPE_HANDLER_ID = "stripe_payments";

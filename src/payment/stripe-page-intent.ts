@@ -11,9 +11,9 @@
  * An intent the buyer never confirms charges nothing; Stripe leaves it incomplete.
  */
 import type Stripe from "stripe";
+import type { StripeSettings } from "../config/stripe";
 import { stripeClient } from "./stripe-client";
 import { logStripeError } from "./stripe-outcomes";
-import type { StripeSettings } from "./stripe-vars";
 
 export interface PageIntent {
   readonly id: string;

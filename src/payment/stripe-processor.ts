@@ -19,12 +19,12 @@
  * Nothing here logs a credential, the secret key, or Stripe's messages: codes only.
  */
 import type Stripe from "stripe";
+import type { StripeSettings } from "../config/stripe";
 import type { ChargeOutcome, ChargeRequest, PaymentProcessor } from "./processor";
 import { stripeClient } from "./stripe-client";
 import { stripePaymentMethod } from "./stripe-credentials";
 import { GOOGLE_PAY_HANDLER_ID, STRIPE_HANDLER_ID, stripeHandlers } from "./stripe-handlers";
 import { declineOf, logStripeError, outcomeOf, stripeFailure } from "./stripe-outcomes";
-import type { StripeSettings } from "./stripe-vars";
 
 const processors = new WeakMap<StripeSettings, PaymentProcessor>();
 

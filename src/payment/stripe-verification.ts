@@ -9,9 +9,9 @@
  * lets Stripe.js finish this one payment and nothing else.
  */
 import type Stripe from "stripe";
+import type { StripeSettings } from "../config/stripe";
 import { stripeClient } from "./stripe-client";
 import { logStripeError } from "./stripe-outcomes";
-import type { StripeSettings } from "./stripe-vars";
 
 /** How the bank's step ended, as Stripe reports the PaymentIntent now. */
 export type VerificationResult = "passed" | "failed" | "pending";

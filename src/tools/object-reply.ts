@@ -2,6 +2,7 @@
  * What the object-backed tools (carts, checkouts, orders) share: the idempotency ledger
  * entry they send to their object, and the mapping of an object's reply to the wire.
  */
+import type { ObjectReply } from "../../durable-objects/shared/object-reply";
 import type { Caller } from "../../durable-objects/shared/owner";
 import { canonicalJson, sha256Hex } from "../lib/canonical-json";
 import { type HandoffKind, handoffUrl } from "../lib/handoff-token";
@@ -12,16 +13,8 @@ import { err, ok, type Result } from "../lib/result";
 import { type ProtocolError, unavailable } from "../ucp/errors";
 import type { ToolContext, UcpPayload } from "./types";
 
-/**
- * Every object's answer to the tools. `not_owner`: it exists but belongs to another platform;
- * sessions never say so (they answer `not_found`, shared/owner.ts), orders do (`unauthorized`,
- * seed 003).
- */
-export type ObjectReply =
-  | { kind: "ok"; body: string }
-  | { kind: "not_found" }
-  | { kind: "not_owner" }
-  | { kind: "conflict" };
+// The objects own their reply type (they never import the tool layer); this module maps it.
+export type { ObjectReply };
 
 const IDEMPOTENCY_CONFLICT: ProtocolError = {
   rpcCode: -32000,

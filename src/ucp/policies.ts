@@ -5,7 +5,7 @@
  * keeps them free of same-type ties (overview §Precedence). Pure.
  */
 import type { MerchantConfig } from "../config";
-import { policyHref } from "../policies/store-policies";
+import { policyHref } from "../config/policies";
 
 export interface UcpPolicy {
   readonly type: string;

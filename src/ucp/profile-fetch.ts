@@ -4,6 +4,7 @@
  * 60 s) up to 24 h; failures for 30 s; concurrent callers share one in-flight fetch. Together
  * these keep a bad URL or a burst from making the Worker fetch in a loop.
  */
+import { DEFAULT_PROFILE_FETCH_TIMEOUT_MS } from "../config";
 import { Lru } from "../lib/lru";
 import { checkOutboundUrl, NO_OUTBOUND_EXCEPTIONS, type OutboundAllowList } from "../lib/outbound-url";
 import { readCapped } from "../lib/read-capped";
@@ -23,7 +24,7 @@ export const PROFILE_LIMITS = {
    * Covers connect, headers and the whole body: a body that stalls or trickles is cut off too.
    * The default; a store sets its own with PROFILE_FETCH_TIMEOUT_MS (the tests set a short one).
    */
-  timeoutMs: 4000,
+  timeoutMs: DEFAULT_PROFILE_FETCH_TIMEOUT_MS,
   maxBytes: 256 * 1024,
   /** Also the spec's floor between forced refreshes of one origin. */
   minTtlMs: 60_000,

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { emailNotice } from "../../scripts/lib/dev-launch";
 import { buildConfig } from "../../src/config";
-import { emailProblems, emailSetup, emailVarProblems } from "../../src/notify/email-config";
+import { emailProblems, emailSetup, emailVarProblems } from "../../src/config/email";
 import { outcome } from "../../src/notify/mailgun";
 
 const FULL = {

@@ -1,7 +1,8 @@
 /** ORDER_NUMBER_START as check:config and the Worker read it, and the allocator's next-number rule. */
 import { describe, expect, it } from "vitest";
+import { orderNumberStart } from "../../src/config/order-number";
 import { merchantVarProblems } from "../../src/merchant-vars";
-import { nextOrderNumber, orderLabel, orderNumberStart } from "../../src/order/order-number";
+import { nextOrderNumber, orderLabel } from "../../src/order/order-number";
 
 describe("order numbers", () => {
   it("ORDER_NUMBER_START: a whole number from 1, as a string; anything else is named", () => {

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildConfig } from "../../src/config";
+import { stripeVarProblems, stripeVarWarnings, varsForDiscovery } from "../../src/config/stripe";
 import { merchantVarProblems } from "../../src/merchant-vars";
 import { processorFor } from "../../src/payment/store-processor";
 import { handlersForCheckout, stripeHandlers } from "../../src/payment/stripe-handlers";
-import { stripeVarProblems, stripeVarWarnings, varsForDiscovery } from "../../src/payment/stripe-vars";
 import { discoveryProfile } from "../../src/ucp/discovery";
 import { CURRENT_VERSION, LEGACY_VERSION } from "../../src/ucp/versions";
 

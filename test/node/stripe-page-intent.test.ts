@@ -7,13 +7,13 @@
 import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildConfig } from "../../src/config";
+import type { StripeSettings } from "../../src/config/stripe";
 import { merchantVarProblems } from "../../src/merchant-vars";
 import { contentSecurityPolicy } from "../../src/pages/respond";
 import { stripeCspSources } from "../../src/pages/stripe-card-form";
 import type { ChargeRequest, PaymentProcessor } from "../../src/payment/processor";
 import { processorFor } from "../../src/payment/store-processor";
 import { pageIntent } from "../../src/payment/stripe-page-intent";
-import type { StripeSettings } from "../../src/payment/stripe-vars";
 import { createStripeStandIn, type StripeStandIn } from "../stripe/handler";
 
 const SECRET = "sk_test_51PageIntentSecret";

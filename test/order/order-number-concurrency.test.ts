@@ -8,7 +8,7 @@
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { OrderObject } from "../../durable-objects/order-object";
-import { DEFAULT_ORDER_NUMBER_START } from "../../src/order/order-number";
+import { DEFAULT_ORDER_NUMBER_START } from "../../src/config/order-number";
 import { ADDRESS, type Json, pay, tool } from "../helpers/checkout";
 import { openPage, signIn } from "../helpers/console";
 import { meta, PROFILES, rpc } from "../helpers/mcp";

@@ -2,8 +2,8 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { deliverDue, enqueue, OUTBOX_SCHEMA, outboxRows } from "../../durable-objects/order/outbox";
 import type { OrderObject } from "../../durable-objects/order-object";
+import { MAX_ATTEMPTS, nextAttemptAt } from "../../src/lib/retry";
 import type { NotificationMessage, NotificationSender } from "../../src/notify/sender";
-import { MAX_ATTEMPTS, nextAttemptAt } from "../../src/order/retry";
 import { pay, tool } from "../helpers/checkout";
 import { getOrder, orderStub, placeOrder } from "./order-helpers";
 

@@ -5,8 +5,8 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { parseStorePolicies } from "../../src/config/policies";
 import worker from "../../src/index";
-import { parseStorePolicies } from "../../src/policies/store-policies";
 import { tool } from "../helpers/checkout";
 import { getPage } from "../helpers/pages";
 

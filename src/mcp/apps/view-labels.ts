@@ -40,7 +40,7 @@ export function viewLabels(locale: string) {
       item: t("cart.item"),
       lineTotal: t("view.lineTotal"),
       indicative: t("view.indicative"),
-      /** Totals rows by type, as the pages name them (total-labels.ts). */
+      /** Totals rows by type, as the pages name them (src/i18n/total-labels.ts). */
       totals: {
         subtotal: t("totals.subtotal"),
         items_discount: t("totals.discount"),

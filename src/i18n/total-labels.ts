@@ -4,8 +4,8 @@
  * language"); the pages name the kinds they know and show the API's words for the rest.
  */
 import { INCLUDED_TAX_TEXT } from "../checkout/included-tax";
-import type { MessageKey } from "../i18n/messages/en";
-import type { Translate } from "../i18n/translate";
+import type { MessageKey } from "./messages/en";
+import type { Translate } from "./translate";
 
 const TOTALS: Readonly<Record<string, MessageKey>> = {
   subtotal: "totals.subtotal",
