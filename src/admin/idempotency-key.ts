@@ -5,16 +5,14 @@
  */
 import { canonicalJson, sha256Hex } from "../lib/canonical-json";
 import { jsonResponse } from "../lib/http";
+import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from "../lib/idempotency-key-rule";
 import { invalid } from "./json-body";
 
-// Same shape UCP asks of idempotency keys on the wire: printable ASCII, bounded.
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
-/** The header's value, null when absent, or the 400 that refuses a malformed one. */
+/** The header's value, null when absent, or the 400 that refuses one the key rule (lib/idempotency-key-rule.ts) refuses. */
 export function idempotencyKey(request: Request): string | null | Response {
   const key = request.headers.get("idempotency-key");
-  if (key !== null && !IDEMPOTENCY_KEY.test(key)) {
-    return invalid("invalid_input", [{ path: "Idempotency-Key", message: "1 to 255 printable ASCII characters" }]);
+  if (key !== null && !isIdempotencyKey(key)) {
+    return invalid("invalid_input", [{ path: "Idempotency-Key", message: IDEMPOTENCY_KEY_RULE }]);
   }
   return key;
 }

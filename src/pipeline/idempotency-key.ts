@@ -1,23 +1,18 @@
 /**
  * The idempotency key, checked once at the edge, before anything changes (spec-digest §9):
  *
- * - Form: 1 to 128 visible ASCII characters (UUID v4 as the spec shows, or any 22+ character
- *   token). That is what every place the key travels can carry unchanged: the
- *   `Idempotency-Key` HTTP header (RFC 9110 field values), the ledger, and the completion's
- *   reservation and charge ids (`<checkout id>:<key>`, at most 256 characters in the
- *   inventory). Anything else could be cut or rewritten on the way: a lone surrogate, for
- *   one, becomes U+FFFD in UTF-8, so two different keys would meet as one.
+ * - Form: the one key rule, src/lib/idempotency-key-rule.ts (1 to 128 visible ASCII
+ *   characters; the console and the admin API check the same).
  * - Meta and header: when both are sent they must be the same key.
  * - Signed requests: for complete_checkout and cancel_checkout the key is part of what is
  *   signed (`idempotency-key` among the covered components), else a captured signature
  *   could be replayed under fresh keys, each a new charge attempt.
  */
 import type { Principal } from "../auth/authenticate";
+import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from "../lib/idempotency-key-rule";
 import { err, ok, type Result } from "../lib/result";
 import { authError, invalidParams, type ProtocolError } from "../ucp/errors";
 
-export const IDEMPOTENCY_KEY_MAX = 128;
-const KEY_FORM = /^[\x21-\x7e]+$/;
 /** Tools whose signed requests must cover the key (checkout-mcp.md; spec-digest §10.3). */
 const SIGNED_KEY_TOOLS: ReadonlySet<string> = new Set(["complete_checkout", "cancel_checkout"]);
 const META_KEY = 'meta["idempotency-key"]';
@@ -42,13 +37,8 @@ export function checkIdempotencyKey(input: KeyInput): Result<string | undefined,
     if (input.required) return err(invalidParams(`${tool} requires ${carrier}`, where));
     return ok(undefined);
   }
-  if (typeof key !== "string" || key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX || !KEY_FORM.test(key)) {
-    return err(
-      invalidParams(
-        `${carrier} must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters (a UUID, as the spec shows)`,
-        where,
-      ),
-    );
+  if (!isIdempotencyKey(key)) {
+    return err(invalidParams(`${carrier} must be ${IDEMPOTENCY_KEY_RULE} (a UUID, as the spec shows)`, where));
   }
   const header = input.headers.get("idempotency-key");
   if (header !== null && header !== key) {

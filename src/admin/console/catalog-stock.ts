@@ -4,13 +4,13 @@
  * the idempotency key its form was rendered with, so a double submit counts one delivery.
  */
 import { parseStockChange } from "../../catalog/stock-change";
+import { IDEMPOTENCY_KEY_MAX, isIdempotencyKey } from "../../lib/idempotency-key-rule";
 import { seeOther } from "../../pages/respond";
 import { restockVariant, type StockRefusal } from "../inventory";
 import { field, readConsoleForm } from "./forms";
 import { consoleMessage } from "./layout";
 import type { ConsoleContext } from "./types";
 
-const KEY = /^[\x21-\x7e]{1,255}$/;
 /** The JSON API's statuses for the same refusals. */
 const STATUS: Record<StockRefusal["error"], number> = {
   not_found: 404,
@@ -38,8 +38,8 @@ export async function changeStock(ctx: ConsoleContext, params: Readonly<Record<s
     const what = change.error.map((i) => i.message).join("; ");
     return consoleMessage(ctx, 400, "Stock not changed", `Units ${what}.`);
   }
-  const key = field(form, "idempotency_key", 255);
-  const outcome = await restockVariant(ctx.env, variantId, change.value, KEY.test(key) ? key : null);
+  const key = field(form, "idempotency_key", IDEMPOTENCY_KEY_MAX + 1);
+  const outcome = await restockVariant(ctx.env, variantId, change.value, isIdempotencyKey(key) ? key : null);
   if ("error" in outcome) {
     const status = STATUS[outcome.error];
     const text =

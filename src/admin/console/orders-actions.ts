@@ -3,6 +3,7 @@
  * admin API's own path, with the form's idempotency key), "retry now" for webhooks and the
  * index rebuild. Each answers 303 back to its page; a refused form is re-shown with its issues.
  */
+import { IDEMPOTENCY_KEY_MAX, isIdempotencyKey } from "../../lib/idempotency-key-rule";
 import { seeOther } from "../../pages/respond";
 import { changeOrder, rebuildIndex, retryWebhooks } from "../orders";
 import { field, readConsoleForm } from "./forms";
@@ -13,7 +14,6 @@ import type { OrderAction } from "./orders-forms";
 import type { ConsoleContext, ConsoleHandler } from "./types";
 
 type Params = Readonly<Record<string, string>>;
-const KEY = /^[\x21-\x7e]{1,255}$/;
 
 const refused = (ctx: ConsoleContext) =>
   consoleMessage(
@@ -111,8 +111,8 @@ export function orderAction(action: OrderAction): ConsoleHandler {
     const problem = (path: string, message: string, status = 400) =>
       orderPage(ctx, params, { status, issues: [{ path, message }] });
     if (field(form, "confirm") !== "yes") return problem("confirm", "tick the box to confirm");
-    const key = field(form, "idempotency_key", 300);
-    if (!KEY.test(key)) return problem("idempotency_key", "missing: reload the page");
+    const key = field(form, "idempotency_key", IDEMPOTENCY_KEY_MAX + 1);
+    if (!isIdempotencyKey(key)) return problem("idempotency_key", "missing: reload the page");
     const change = changeOf(action, form, ctx.config.currency);
     if ("path" in change) return problem(change.path, change.message);
     const reply = await changeOrder(ctx.env, id, change.op, change.body, key);
