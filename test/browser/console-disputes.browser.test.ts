@@ -119,8 +119,8 @@ describeBrowser("Stripe's refunds and disputes in the console", () => {
     await expect(section.textContent()).resolves.toContain("Stripe's dashboard");
     await expect(page.getByRole("status").first().textContent()).resolves.toContain("A dispute needs your response");
     const entries = page.locator("#timeline ~ ol li strong");
-    await expect(entries.filter({ hasText: /^dispute$/ }).count()).resolves.toBe(1);
-    await expect(entries.filter({ hasText: /^refund$/ }).count()).resolves.toBe(1);
+    await expect(entries.filter({ hasText: /^Dispute$/ }).count()).resolves.toBe(1);
+    await expect(entries.filter({ hasText: /^Refund$/ }).count()).resolves.toBe(1);
     await expectNoSeriousAxeViolations(page);
     await screenshot(page, "console-order-dispute");
   });
