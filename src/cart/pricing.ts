@@ -8,6 +8,7 @@ import type { Message } from "../../schemas/ucp/common";
 import type { Product, Variant } from "../../schemas/ucp/product";
 import { type CatalogSnapshot, catalogSnapshot, getProducts } from "../catalog/kv-catalog";
 import { type LiveStock, liveStock } from "../catalog/stock";
+import type { MessageCode } from "../ucp/message-codes";
 import { quantityUnitMismatch } from "./quantity-unit";
 
 export interface PricedLine {
@@ -126,6 +127,6 @@ function itemOf(product: Product, variant: Variant): PricedLine["item"] {
   return { id: variant.id, title, price: variant.price.amount, ...(image ? { image_url: image } : {}) };
 }
 
-function error(code: string, path: string, content: string): Message {
+function error(code: MessageCode, path: string, content: string): Message {
   return { type: "error", code, path, content, severity: "recoverable" };
 }

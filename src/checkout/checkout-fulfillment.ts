@@ -6,6 +6,7 @@
  */
 import type { FulfillmentRequest } from "../../schemas/ucp/checkout";
 import type { Message } from "../../schemas/ucp/common";
+import type { MessageCode } from "../ucp/message-codes";
 import type { DestinationState, FulfillmentState } from "./checkout-state";
 import type { CommerceConfig } from "./commerce-config";
 import { type Destination, type FulfillmentOption, shippingOptions } from "./fulfillment";
@@ -112,6 +113,6 @@ function stringFields(value: Record<string, unknown>): Record<string, string> {
   return out;
 }
 
-function error(code: string, path: string, content: string): Message {
+function error(code: MessageCode, path: string, content: string): Message {
   return { type: "error", code, path, content, severity: "recoverable" };
 }

@@ -4,6 +4,7 @@
  * fixed_amount) and one free_shipping code apply; the first acceptable one of each kind wins.
  */
 import type { Message } from "../../schemas/ucp/common";
+import type { MessageCode } from "../ucp/message-codes";
 import type { CommerceConfig, DiscountDefinition } from "./commerce-config";
 import { allocateLargestRemainder, formatMinor, mulDivHalfUp } from "./money";
 
@@ -107,7 +108,7 @@ function rejectionOf(
   chosen: { amountOff?: DiscountDefinition; freeShipping?: DiscountDefinition },
   subtotal: number,
   input: DiscountInput,
-): { code: string; content: string } | undefined {
+): { code: MessageCode; content: string } | undefined {
   if (!definition) return { code: "discount_code_invalid", content: `Code '${sent}' is not a valid discount code.` };
   const current = definition.type === "free_shipping" ? chosen.freeShipping : chosen.amountOff;
   if (current === definition)

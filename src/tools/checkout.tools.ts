@@ -22,6 +22,7 @@ import { handlerIds, paymentHandlers, processorFor } from "../payment/store-proc
 import { CAPABILITY } from "../ucp/capabilities";
 import { checkoutEmbeddedServices } from "../ucp/embedded";
 import { invalidParams } from "../ucp/errors";
+import type { MessageCode } from "../ucp/message-codes";
 import { checkoutExtensions } from "../ucp/negotiate";
 import { handlersForPlatform } from "../ucp/platform-handlers";
 import { paymentsNotConfigured, withPaymentMode } from "./checkout-payments";
@@ -316,7 +317,12 @@ function notFound(ctx: ToolContext): UcpPayload {
   return errorResponse(ctx, "not_found", "Checkout not found");
 }
 
-function errorResponse(ctx: ToolContext, code: string, content: string, extra: ReadonlyArray<object> = []): UcpPayload {
+function errorResponse(
+  ctx: ToolContext,
+  code: MessageCode,
+  content: string,
+  extra: ReadonlyArray<object> = [],
+): UcpPayload {
   return {
     ucp: {
       ...ctx.envelope("error"),

@@ -4,6 +4,7 @@ import type { OrderObject } from "../../durable-objects/order-object";
 import { isIssuedId } from "../lib/ids";
 import { ok } from "../lib/result";
 import { CAPABILITY } from "../ucp/capabilities";
+import type { MessageCode } from "../ucp/message-codes";
 import { objectReply } from "./object-reply";
 import { defineTool, type ToolContext, type UcpPayload } from "./types";
 
@@ -41,6 +42,6 @@ export const getOrder = defineTool({
   },
 });
 
-function outcome(ctx: ToolContext, code: string, content: string): UcpPayload {
+function outcome(ctx: ToolContext, code: MessageCode, content: string): UcpPayload {
   return { ucp: ctx.envelope("error"), messages: [{ type: "error", code, content, severity: "unrecoverable" }] };
 }
