@@ -6,11 +6,13 @@
  * from there the buyer adds to cart and checks out (create_cart, create_checkout: asked of the
  * host, which adds its meta), and paying sends ui/open-link with the checkout's continue_url.
  * axe runs inside each view's frame; screenshots go to docs/screenshots (UCP_SCREENSHOTS=1).
+ * A German store (MERCHANT_LOCALE=de-DE, prices including VAT) renders the same views in German.
  */
 import path from "node:path";
 import { build } from "esbuild";
 import type { Frame, Page } from "playwright-core";
 import { beforeAll, expect, it } from "vitest";
+import { startServer } from "../e2e/server";
 import { AGENT_PROFILE, issueApiKey, type Json } from "./agent";
 import { describeBrowser, expectNoSeriousAxeViolations, screenshot, useHarness } from "./harness";
 
@@ -41,8 +43,10 @@ beforeAll(async () => {
 describeBrowser("MCP Apps views in a host built with the ext-apps AppBridge", () => {
   const h = useHarness();
 
-  async function openHost(phone = false): Promise<Page> {
+  async function openHost(phone = false, server = h.baseUrl): Promise<Page> {
     const context = phone ? await h.phone() : await h.desktop();
+    // Another store than the harness's (the German one): let the host reach it too.
+    if (server !== h.baseUrl) await context.route(`${server}/**`, (route) => route.continue());
     // Registered after the harness's off-origin block, so it wins for the host's own origin.
     await context.route(`${HOST_ORIGIN}/**`, (route) => {
       const isScript = new URL(route.request().url()).pathname === "/host.js";
@@ -57,9 +61,9 @@ describeBrowser("MCP Apps views in a host built with the ext-apps AppBridge", ()
     await context.grantPermissions(["local-network-access"], { origin: HOST_ORIGIN });
     const page = await context.newPage();
     await page.goto(`${HOST_ORIGIN}/`);
-    const apiKey = await issueApiKey(h.baseUrl);
-    await page.evaluate(([server, key, profile]) => (globalThis as Json).mcpHost.connect(server, key, profile), [
-      h.baseUrl,
+    const apiKey = await issueApiKey(server);
+    await page.evaluate(([url, key, profile]) => (globalThis as Json).mcpHost.connect(url, key, profile), [
+      server,
       apiKey,
       AGENT_PROFILE,
     ] as const);
@@ -158,6 +162,66 @@ describeBrowser("MCP Apps views in a host built with the ext-apps AppBridge", ()
       expect(log.viewCalls.map((c: Json) => c.name)).toEqual(["create_checkout"]);
       expect(log.sizes.length).toBeGreaterThan(0);
       await page.context().close();
+    }
+  });
+
+  it("a German store's views speak German: counts, buttons, totals and the VAT its prices include", async () => {
+    const tax = { prices_include_tax: true, rates: [{ country: "DE", rate_bps: 1900, label: "VAT (19%)" }] };
+    const german = await startServer({ vars: { MERCHANT_LOCALE: "de-DE", TAX: JSON.stringify(tax) } });
+    try {
+      const page = await openHost(false, german.baseUrl);
+      const { view, result } = await show(page, "search_catalog", { catalog: { query: "jacket" } }, "Suchergebnisse");
+      expect(await view.locator("html").getAttribute("lang")).toBe("de");
+      const count = result.pagination?.total_count ?? result.products.length;
+      const words = count === 1 ? "1 Produkt" : `${new Intl.NumberFormat("de-DE").format(count)} Produkte`;
+      expect(await view.getByText(words, { exact: true }).count()).toBe(1);
+      const first = result.products.find((p: Json) => p.variants[0].availability?.available !== false);
+      expect(await view.getByRole("button", { name: `In den Warenkorb – ${first.title}` }).count()).toBe(1);
+      await expectNoSeriousAxeViolations(view);
+
+      // The model's checkout with a Berlin address: the summary's totals in German, VAT included.
+      const created: Json = await page.evaluate(
+        (variant) =>
+          (globalThis as Json).mcpHost.call("create_checkout", {
+            checkout: {
+              line_items: [{ item: { id: variant }, quantity: 1 }],
+              buyer: { email: "kaeufer@example.com" },
+              fulfillment: {
+                methods: [
+                  {
+                    type: "shipping",
+                    destinations: [
+                      {
+                        street_address: "Unter den Linden 1",
+                        address_locality: "Berlin",
+                        postal_code: "10117",
+                        address_country: "DE",
+                      },
+                    ],
+                  },
+                ],
+              },
+            },
+          }),
+        first.variants[0].id,
+      );
+      const checkoutId = created.structuredContent.id;
+      const shown = await show(page, "get_checkout", { id: checkoutId }, "Bestellübersicht");
+      const labels = await shown.view.locator(".totals dt").allTextContents();
+      expect(labels[0]).toBe("Zwischensumme");
+      expect(labels).toContain("Gesamt");
+      const total = shown.result.totals.find((t: Json) => t.type === "total");
+      const included = (total.lines ?? []).filter((l: Json) => l.type === "tax");
+      expect(included.length).toBeGreaterThan(0);
+      expect(labels).toContain("inkl. VAT (19%)");
+      expect(await shown.view.getByRole("link", { name: "Weiter zur Zahlung" }).count()).toBe(1);
+      // The test-mode note in the store's words, as on its pages.
+      expect(await shown.view.locator(".messages").innerText()).toContain("Dieser Shop ist im Testmodus");
+      await expectNoSeriousAxeViolations(shown.view);
+      await screenshot(page, "mcp-apps-checkout-german");
+      await page.context().close();
+    } finally {
+      await german.stop();
     }
   });
 });

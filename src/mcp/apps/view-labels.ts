@@ -52,6 +52,8 @@ export function viewLabels(locale: string) {
       },
       /** "incl. {label}" for an included tax under the total ({label}: the merchant's rate name). */
       included: t("totals.included"),
+      /** Messages the views say in the store's words by `code` (others show the tool's content, as the pages do). */
+      messages: { test_mode: t("message.testMode") },
     },
     "search-results": {
       title: t("view.search.heading"),

@@ -19,6 +19,8 @@ var busy = false;
 
 function say(text) { statusLine.textContent = text || ""; }
 function str(value) { return typeof value === "string" ? value : ""; }
+/** A label by a key from the tool result, own entries only (a "constructor" code names nothing). */
+function own(labels, key) { return typeof key === "string" && Object.prototype.hasOwnProperty.call(labels, key) ? labels[key] : ""; }
 function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, function (whole, name) { return params[name] === undefined ? whole : String(params[name]); });
 }
@@ -98,7 +100,7 @@ function messageList(messages, title) {
   var shown = (Array.isArray(messages) ? messages : []).filter(function (m) { return m && typeof m.content === "string"; });
   if (!shown.length) return null;
   var list = el("ul", { className: "messages" }, shown.map(function (m) {
-    return el("li", { className: m.type === "error" ? "msg error" : "msg", text: m.content });
+    return el("li", { className: m.type === "error" ? "msg error" : "msg", text: own(C.messages, m.code) || m.content });
   }));
   return el("section", { className: "notice", "aria-label": title || C.items }, [title ? el("h2", { text: title }) : null, list]);
 }

@@ -35,7 +35,7 @@ function linesTable(lines, currency) {
 /** As the pages: the kind's own word; a discount or fee keeps the API's text (it names the code). */
 function totalLabel(t) {
   var keep = (t.type === "discount" || t.type === "items_discount" || t.type === "fee") && str(t.display_text);
-  return keep || C.totals[t.type] || str(t.display_text) || str(t.type);
+  return keep || own(C.totals, t.type) || str(t.display_text) || str(t.type);
 }
 
 /** Taxes a tax-inclusive store's total holds ("incl. VAT (19%)" → the store's "incl."). */
@@ -89,7 +89,7 @@ function renderCheckout(data) {
   var lines = Array.isArray(data.line_items) ? data.line_items : [];
   heading(R.heading);
   var status = str(data.status);
-  if (R.status[status]) put(el("p", { className: "status-line", text: R.status[status] }));
+  if (own(R.status, status)) put(el("p", { className: "status-line", text: own(R.status, status) }));
   if (lines.length) put(linesTable(lines, data.currency));
   put(totalsList(data.totals, data.currency));
   if (status === "completed") {
