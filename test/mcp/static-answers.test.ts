@@ -59,8 +59,8 @@ describe("static answers", { timeout: 30_000 }, () => {
     );
     const profile = JSON.parse(moved);
     expect(validateCurrent(CURRENT.businessProfile, profile).errors).toEqual([]);
+    // The embedded transport is a binding for the checkout page, with no endpoint of its own.
     const endpoints = profile.ucp.services["dev.ucp.shopping"]
-      // The embedded transport is a binding for the checkout page, with no endpoint of its own.
       .filter((s: { transport: string }) => s.transport !== "embedded")
       .map((s: { endpoint: string }) => s.endpoint);
     expect(endpoints).toEqual(["https://moved.example/ucp/mcp", "https://moved.example/ucp"]);

@@ -65,11 +65,9 @@ describe("prepareDevLaunch behind https", () => {
       expect(launch.args.slice(0, 2)).toEqual(["--var", "MERCHANT_ORIGIN:https://localhost:9443"]);
       const assets = launch.args[launch.args.indexOf("--assets") + 1] ?? "";
       const text = readFileSync(path.join(assets, ".well-known", "ucp"), "utf8");
+      // The embedded transport is a binding for the checkout page, with no endpoint of its own.
       const endpoints = JSON.parse(text)
-        .ucp.services[
-          "dev.ucp.shopping"
-        ]// The embedded transport is a binding for the checkout page, with no endpoint of its own.
-        .filter((s: { transport: string }) => s.transport !== "embedded")
+        .ucp.services["dev.ucp.shopping"].filter((s: { transport: string }) => s.transport !== "embedded")
         .map((s: { endpoint: string }) => s.endpoint);
       expect(endpoints).toContain("https://localhost:9443/ucp/mcp");
       for (const endpoint of endpoints) expect(endpoint.startsWith("https://localhost:9443/")).toBe(true);
