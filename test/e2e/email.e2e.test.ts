@@ -200,7 +200,9 @@ describe("order confirmation email through Mailgun's API", () => {
     const mail = parseMime(accepted.message);
     expect(mail.headers.to).toBe(`<${BUYER}>`);
     expect(mail.headers.from).toBe(`Demo Outfitters <orders@${DOMAIN}>`);
-    expect(mail.headers.subject).toBe(`Demo Outfitters: order ${orderId} confirmed`);
+    // A person reads the short order number (its label); the id stays in the Message-ID.
+    expect(mail.headers.subject).toBe(`Demo Outfitters: order ${done.order.label} confirmed`);
+    expect(done.order.label).toMatch(/^#\d+$/);
     const text = mail.parts.find((p) => p.headers["content-type"]?.startsWith("text/plain"))?.body ?? "";
     const html = mail.parts.find((p) => p.headers["content-type"]?.startsWith("text/html"))?.body ?? "";
     const money = (minor: number) =>
