@@ -112,7 +112,7 @@ export class InventoryObject extends DurableObject<Env> {
   #legacyEmpty = false;
   /** Sell-outs and restocks, published to KV for search (shared/availability-publisher.ts). */
   readonly #availability = this.#shard
-    ? new ShardPublisher(this.ctx.storage.sql, this.env.CATALOG)
+    ? new ShardPublisher(this.ctx.storage.sql, this.env.CATALOG, this.env.CATALOG_DB)
     : new AvailabilityPublisher(this.ctx.storage.sql, this.env.CATALOG);
 
   /**

@@ -8,6 +8,7 @@
  * variant's state changed: no table scan and no store-wide document per reservation.
  */
 import { type AvailabilityDoc, KV_KEYS, type VariantAvailability } from "../../src/catalog/kv-layout";
+import { STORE_TABLES_SQL } from "../../src/catalog/search-tables";
 import { hasTable } from "./schema";
 
 type Row = { variant_id: string; catalog_version: string };
@@ -102,9 +103,14 @@ export class ShardPublisher {
   readonly #unpublished = new Set<string>();
   #chain: Promise<void> = Promise.resolve();
 
+  /** Whether search_live is known to exist in this instance's lifetime (created once, then trusted). */
+  #liveTable = false;
+
   constructor(
     private readonly sql: SqlStorage,
     private readonly kv: KVNamespace,
+    /** Catalog search on D1 (issue 28): the same state goes to search_live, which search filters on. */
+    private readonly db?: D1Database,
   ) {}
 
   /** Whether a failed write still waits for its retry. */
@@ -129,11 +135,22 @@ export class ShardPublisher {
     }
     try {
       await this.kv.put(KV_KEYS.variantAvailability(variantId), "", { metadata: state });
+      if (this.db) await this.#writeLive(this.db, variantId, state);
       this.#published.set(variantId, text);
       this.#unpublished.delete(variantId);
     } catch (error) {
       this.#unpublished.add(variantId);
       console.error(JSON.stringify({ event: "availability_publish_failed", variant: variantId, error: String(error) }));
     }
+  }
+
+  async #writeLive(db: D1Database, variantId: string, state: VariantAvailability): Promise<void> {
+    const upsert = db
+      .prepare("INSERT OR REPLACE INTO search_live (variant_id, s, v) VALUES (?, ?, ?)")
+      .bind(variantId, state.s, state.v);
+    // A store whose migrations were not applied yet (or a test's fresh D1) gets the table here.
+    const create = this.#liveTable ? [] : STORE_TABLES_SQL.map((statement) => db.prepare(statement));
+    await db.batch([...create, upsert]);
+    this.#liveTable = true;
   }
 }

@@ -45,13 +45,23 @@ export async function liveSnapshot(kv: KVNamespace, snapshot: CatalogSnapshot, n
   return result;
 }
 
-/** The live sets alone, for a catalog searched on D1 (search-served.ts): no index to overlay. */
-export async function liveAvailability(
-  kv: KVNamespace,
-  manifest: { readonly loaded_at: string; readonly version: string },
-  now: number,
+/** The published states of these variants in D1 (search_live), counted from this load or later. */
+export async function liveFromD1(
+  db: D1Database,
+  catalogVersion: string,
+  variantIds: readonly string[],
 ): Promise<LiveAvailability> {
-  return forCatalog(await availabilityDoc(kv, now), stockVersion(manifest));
+  if (variantIds.length === 0) return NONE;
+  const rows = await db
+    .prepare("SELECT variant_id, s FROM search_live WHERE variant_id IN (SELECT value FROM json_each(?)) AND v >= ?")
+    .bind(JSON.stringify(variantIds), catalogVersion)
+    .all<{ variant_id: string; s: string }>()
+    .then((r) => r.results)
+    // No table yet (no shard published since the migration): nothing is overridden.
+    .catch(() => []);
+  const soldOut = new Set(rows.filter((r) => r.s === "sold_out").map((r) => r.variant_id));
+  const restocked = new Set(rows.filter((r) => r.s === "restocked").map((r) => r.variant_id));
+  return { soldOut, restocked };
 }
 
 /** Entries counted from an older load than the current one are void: that load restated them. */
@@ -79,14 +89,25 @@ export function overlayIndex(index: HydratedIndex, live: LiveAvailability): Hydr
   return { ...index, docs };
 }
 
-/** getProducts, with live availability when the snapshot carries it (liveSnapshot). */
+/**
+ * getProducts, with live availability when the snapshot carries it (liveSnapshot). A catalog
+ * searched on D1 takes its variants' states from search_live instead, the table search filters
+ * on, so a variant search no longer offers is never shown as available here.
+ */
 export async function liveProducts(
   kv: KVNamespace,
   snapshot: CatalogSnapshot | LiveSnapshot,
   ids: readonly string[],
+  db?: D1Database,
 ): Promise<Map<string, Product>> {
   const products = await getProducts(kv, ids);
-  const live = "live" in snapshot ? snapshot.live : undefined;
+  const variantIds = [...products.values()].flatMap((p) => p.variants.map((v) => v.id));
+  const live =
+    db && snapshot.manifest.search
+      ? await liveFromD1(db, stockVersion(snapshot.manifest), variantIds)
+      : "live" in snapshot
+        ? snapshot.live
+        : undefined;
   if (!live || (live.soldOut.size === 0 && live.restocked.size === 0)) return products;
   return new Map([...products].map(([id, product]) => [id, withLiveAvailability(product, live)]));
 }

@@ -20,6 +20,7 @@ export async function runLookup(
   filter: VariantFilter,
   origin: string,
   messages: Message[],
+  db?: D1Database,
 ): Promise<Array<Product & { variants: LookupVariant[] }>> {
   // doc index → variant index → request ids that resolved there
   const resolved = new Map<number, Map<number, Input[]>>();
@@ -37,7 +38,7 @@ export async function runLookup(
   }
   if (!snapshot || resolved.size === 0) return [];
   const docIds = [...resolved.keys()].map((doc) => snapshot.index.docs[doc]?.id ?? "");
-  const products = await liveProducts(kv, snapshot, docIds);
+  const products = await liveProducts(kv, snapshot, docIds, db);
   const out: Array<Product & { variants: LookupVariant[] }> = [];
   [...resolved.entries()].forEach(([, variants], i) => {
     const product = products.get(docIds[i] ?? "");

@@ -8,7 +8,7 @@
 import type { Product } from "../../schemas/ucp/product";
 import { Lru } from "../lib/lru";
 import { unavailableUnlessCorrupt } from "../lib/storage-unavailable";
-import { type LiveAvailability, withLiveAvailability } from "./availability";
+import { liveFromD1, withLiveAvailability } from "./availability";
 import { catalogKeys } from "./catalog-keys";
 import { encodeCursor } from "./cursor";
 import { type CatalogManifest, KV_KEYS } from "./kv-layout";
@@ -52,7 +52,6 @@ export async function runD1Search(
   db: D1Database,
   manifest: CatalogManifest & { search: string },
   plan: SearchPlan,
-  live: LiveAvailability,
   origin: string,
 ): Promise<SearchPage> {
   const result = await searchD1(db, {
@@ -68,6 +67,12 @@ export async function runD1Search(
     kv,
     manifest,
     result.hits.map((h) => h.id),
+  );
+  // Shown as the filter saw them: the same table, read now.
+  const live = await liveFromD1(
+    db,
+    stockVersion(manifest),
+    [...docs.values()].flatMap((p) => p.variants.map((v) => v.id)),
   );
   const products: Product[] = [];
   for (const hit of result.hits) {

@@ -10,7 +10,7 @@ import {
   SearchResponseSchema,
 } from "../../schemas/ucp/catalog";
 import type { Message } from "../../schemas/ucp/common";
-import { liveAvailability, liveProducts, liveSnapshot } from "../catalog/availability";
+import { liveProducts, liveSnapshot } from "../catalog/availability";
 import { catalogSnapshot } from "../catalog/kv-catalog";
 import { runLookup } from "../catalog/lookup";
 import { productDetail } from "../catalog/product-detail";
@@ -45,7 +45,6 @@ export const searchCatalog = defineTool({
             ctx.env.CATALOG_DB,
             { ...manifest, search: searchKey },
             plan.value,
-            await liveAvailability(ctx.env.CATALOG, manifest, ctx.now),
             ctx.config.origin,
           )
         : await runSearch(
@@ -82,7 +81,15 @@ export const lookupCatalog = defineTool({
     const messages: Message[] = [];
     const filter = toVariantFilter(catalog.filters, catalog.context?.currency, ctx.config.currency, messages);
     const snapshot = await currentCatalog(ctx.env.CATALOG, ctx.now);
-    const products = await runLookup(ctx.env.CATALOG, snapshot, catalog, filter, ctx.config.origin, messages);
+    const products = await runLookup(
+      ctx.env.CATALOG,
+      snapshot,
+      catalog,
+      filter,
+      ctx.config.origin,
+      messages,
+      ctx.env.CATALOG_DB,
+    );
     return ok({ ucp: ctx.envelope(), products, ...withMessages(messages) });
   },
 });
@@ -103,7 +110,10 @@ export const getProduct = defineTool({
     // The handle (the product page's URL) last: a secondary identifier the spec allows.
     const docIndex = productDoc ?? ref?.doc ?? index?.handles.get(catalog.id);
     const doc = docIndex === undefined ? undefined : index?.docs[docIndex];
-    const product = doc && snapshot ? (await liveProducts(ctx.env.CATALOG, snapshot, [doc.id])).get(doc.id) : undefined;
+    const product =
+      doc && snapshot
+        ? (await liveProducts(ctx.env.CATALOG, snapshot, [doc.id], ctx.env.CATALOG_DB)).get(doc.id)
+        : undefined;
     if (!doc || !product) return err(invalidParams("Product not found", { id: catalog.id }));
     const messages: Message[] = [];
     const filter = toVariantFilter(catalog.filters, catalog.context?.currency, ctx.config.currency, messages);
