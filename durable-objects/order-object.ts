@@ -344,9 +344,9 @@ export class OrderObject extends DurableObject<Env> {
   /** A new order's due work, run after its creation answered; a failure is left to the alarm. */
   async #afterCreate(order: OrderState): Promise<void> {
     try {
-      // The index first: it is one hop, and the merchant's list should not wait on an email.
-      await this.#sendIndex();
-      if (order.buyer_email) await this.#notify(order, Date.now());
+      // Side by side: the merchant's list need not wait on an email. Each claims its row
+      // before its first await, so an alarm overlapping this never sends twice.
+      await Promise.all([order.buyer_email ? this.#notify(order, Date.now()) : undefined, this.#sendIndex()]);
       if (order.webhook_url) {
         await this.#deliverWebhooks();
         await this.#sendIndex();

@@ -58,6 +58,15 @@ describe("order confirmation", () => {
     // after creation died with the isolate) and its alarm off the clock, so that
     // runDurableObjectAlarm below is certainly what delivers.
     await runInDurableObject(stub, (o: OrderObject) => o.create({ ...order, id: "ord_copy" }));
+    // Its follow-up after the answer (the index entry, then re-arming) runs out first, so the
+    // alarm set below stays as set (issue 27: the index is fed after the answer).
+    await vi.waitUntil(() =>
+      runInDurableObject(
+        stub,
+        (_o: OrderObject, state) =>
+          state.storage.sql.exec("SELECT 1 FROM index_feed WHERE next_attempt_at IS NULL").toArray().length === 1,
+      ),
+    );
     await runInDurableObject(stub, async (_o: OrderObject, state) => {
       state.storage.sql.exec("UPDATE outbox SET attempts = 0, sent_at = NULL, next_attempt_at = ?", Date.now());
       await state.storage.setAlarm(Date.now() + 3600_000);
