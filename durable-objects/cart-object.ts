@@ -9,24 +9,23 @@ import { type CartContent, type CartState, isExpired, newCart, replaceContent } 
 import { cartPayload } from "../src/cart/cart-view";
 import type { CommerceConfig } from "../src/checkout/commerce-config";
 import type { UcpEnvelope } from "../src/ucp/envelope";
-import {
-  type IdempotencyInput,
-  LEDGER_SCHEMA,
-  ledgerDeadline,
-  priorAnswer,
-  pruneLedger,
-  recordLedger,
-} from "./shared/idempotency";
+import { type IdempotencyInput, ledgerTable, ObjectStore, tables } from "./shared/kernel";
+import type { ObjectReply } from "./shared/object-reply";
 import { type Caller, mayAct, OWNER_SCHEMA, recordedOwner, recordOwner } from "./shared/owner";
-import { deleteAllStorage, ensureTables, hasTable, transaction } from "./shared/schema";
 
-const CART_SCHEMA = `CREATE TABLE IF NOT EXISTS cart (
+/** The cart's stored layout, step by step (shared/kernel.ts). */
+const MIGRATIONS = [
+  tables(1, "the cart, its checkout generation and its owner", [
+    `CREATE TABLE IF NOT EXISTS cart (
   id TEXT PRIMARY KEY,
   state TEXT NOT NULL,
   expires_at INTEGER NOT NULL
-)`;
-
-const LINK_SCHEMA = "CREATE TABLE IF NOT EXISTS checkout_link (id INTEGER PRIMARY KEY, generation INTEGER NOT NULL)";
+)`,
+    "CREATE TABLE IF NOT EXISTS checkout_link (id INTEGER PRIMARY KEY, generation INTEGER NOT NULL)",
+    OWNER_SCHEMA,
+  ]),
+  ledgerTable(2),
+];
 
 export interface CartView {
   readonly envelope: UcpEnvelope;
@@ -46,9 +45,8 @@ export interface CartCommand extends CartView {
   readonly idempotency: IdempotencyInput | undefined;
 }
 
-export type CartReply = { kind: "ok"; body: string } | { kind: "not_found" } | { kind: "conflict" };
-
 export class CartObject extends DurableObject<Env> {
+  readonly #store = new ObjectStore(this.ctx.storage, MIGRATIONS);
   /**
    * The last read's answer. Only this object writes its storage, and every write drops it,
    * so it is never stale; it saves reads (the most frequent call) the query and the JSON work.
@@ -56,82 +54,67 @@ export class CartObject extends DurableObject<Env> {
   #lastRead: { key: string; body: string; expiresAt: number } | undefined;
 
   /** Creates the cart; a repeated idempotency key replays the first response. */
-  async create(command: CartCommand): Promise<CartReply> {
+  async create(command: CartCommand): Promise<ObjectReply> {
     const now = Date.now();
-    const reply = transaction(this.ctx.storage, () => {
-      ensureTables(this.ctx.storage.sql, [CART_SCHEMA, LEDGER_SCHEMA, OWNER_SCHEMA]);
-      if (!this.#load(now)) recordOwner(this.ctx.storage.sql, command.caller);
-      if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
-      const seen = this.#ledger(command.idempotency, now);
-      if (seen) return seen;
+    const before = (sql: SqlStorage) => {
+      if (!this.#load(now)) recordOwner(sql, command.caller);
+    };
+    return this.#change(command, now, before, () => {
       const existing = this.#load(now);
       const pricing = { config: command.config, now, ttlMs: command.ttlMs };
       const made = existing
         ? { cart: existing, messages: [] }
         : newCart(command.cartId, command.currency, command.content, pricing);
       if (!existing) this.#save(made.cart);
-      const messages = [...command.messages, ...made.messages];
-      return this.#respond(cartPayload(made.cart, command.envelope, command.continueUrl, messages), command, now);
+      return this.#payload(made.cart, command, [...command.messages, ...made.messages]);
     });
-    await this.#arm();
-    return reply;
   }
 
   /** The cart as it is, or not_found (never existed, expired, canceled). Writes nothing. */
-  async read(view: CartView): Promise<CartReply> {
-    if (!this.#hasTables() || !mayAct(this.ctx.storage.sql, view.caller)) return { kind: "not_found" };
-    const now = Date.now();
-    const key = `${view.continueUrl}\n${JSON.stringify(view.envelope)}`;
-    const last = this.#lastRead;
-    if (last?.key === key && now < last.expiresAt) return { kind: "ok", body: last.body };
-    const cart = this.#load(now);
-    if (!cart) return { kind: "not_found" };
-    const body = JSON.stringify(cartPayload(cart, view.envelope, view.continueUrl, []));
-    this.#lastRead = { key, body, expiresAt: cart.expires_at };
-    return { kind: "ok", body };
+  async read(view: CartView): Promise<ObjectReply> {
+    return this.#store.read<ObjectReply>({ kind: "not_found" }, (sql) => {
+      if (!mayAct(sql, view.caller)) return { kind: "not_found" };
+      const now = Date.now();
+      const key = `${view.continueUrl}\n${JSON.stringify(view.envelope)}`;
+      const last = this.#lastRead;
+      if (last?.key === key && now < last.expiresAt) return { kind: "ok", body: last.body };
+      const cart = this.#load(now);
+      if (!cart) return { kind: "not_found" };
+      const body = JSON.stringify(cartPayload(cart, view.envelope, view.continueUrl, []));
+      this.#lastRead = { key, body, expiresAt: cart.expires_at };
+      return { kind: "ok", body };
+    });
   }
 
   /** Replaces the cart's content (UCP update is a full replacement). */
-  async update(command: CartCommand): Promise<CartReply> {
-    if (!this.#hasTables()) return { kind: "not_found" };
+  async update(command: CartCommand): Promise<ObjectReply> {
+    if (!this.#store.exists()) return { kind: "not_found" };
     const now = Date.now();
-    const reply = transaction(this.ctx.storage, () => {
-      if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
-      const seen = this.#ledger(command.idempotency, now);
-      if (seen) return seen;
+    return this.#change(command, now, undefined, () => {
       const cart = this.#load(now);
-      if (!cart) return { kind: "not_found" } as const;
-      const pricing = { config: command.config, now, ttlMs: command.ttlMs };
-      const next = replaceContent(cart, command.content, pricing);
+      if (!cart) return { kind: "not_found" };
+      const next = replaceContent(cart, command.content, { config: command.config, now, ttlMs: command.ttlMs });
       this.#save(next.cart);
-      const messages = [...command.messages, ...next.messages];
-      return this.#respond(cartPayload(next.cart, command.envelope, command.continueUrl, messages), command, now);
+      return this.#payload(next.cart, command, [...command.messages, ...next.messages]);
     });
-    await this.#arm();
-    return reply;
   }
 
   /** Returns the cart as it was and deletes it; the ledger outlives it. */
-  async cancel(command: CartView & { idempotency: IdempotencyInput }): Promise<CartReply> {
-    if (!this.#hasTables()) return { kind: "not_found" };
+  async cancel(command: CartView & { idempotency: IdempotencyInput }): Promise<ObjectReply> {
+    if (!this.#store.exists()) return { kind: "not_found" };
     const now = Date.now();
-    const reply = transaction(this.ctx.storage, () => {
-      if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
-      const seen = this.#ledger(command.idempotency, now);
-      if (seen) return seen;
+    return this.#change(command, now, undefined, (sql) => {
       const cart = this.#load(now);
-      if (!cart) return { kind: "not_found" } as const;
+      if (!cart) return { kind: "not_found" };
       this.#lastRead = undefined;
-      this.ctx.storage.sql.exec("DELETE FROM cart");
-      return this.#respond(cartPayload(cart, command.envelope, command.continueUrl, []), command, now);
+      sql.exec("DELETE FROM cart");
+      return this.#payload(cart, command, []);
     });
-    await this.#arm();
-    return reply;
   }
 
   /** Whom the cart belongs to: a buyer checking it out by hand-off acts for them (checkout.tools.ts). */
   async owner(): Promise<Caller | undefined> {
-    return this.#hasTables() ? recordedOwner(this.ctx.storage.sql) : undefined;
+    return this.#store.read(undefined, (sql) => recordedOwner(sql));
   }
 
   /**
@@ -140,20 +123,13 @@ export class CartObject extends DurableObject<Env> {
    * called concurrently (compare and set).
    */
   async checkoutGeneration(): Promise<number> {
-    if (!this.#hasTables() || !hasTable(this.ctx.storage.sql, "checkout_link")) return 0;
-    return (
-      this.ctx.storage.sql.exec<{ generation: number }>("SELECT generation FROM checkout_link").toArray()[0]
-        ?.generation ?? 0
-    );
+    return this.#store.read(0, (sql) => this.#generation(sql));
   }
 
   async advanceCheckout(seen: number): Promise<number> {
-    if (!this.#hasTables()) return seen;
-    return transaction(this.ctx.storage, () => {
-      const sql = this.ctx.storage.sql;
-      sql.exec(LINK_SCHEMA);
-      const current =
-        sql.exec<{ generation: number }>("SELECT generation FROM checkout_link").toArray()[0]?.generation ?? 0;
+    if (!this.#store.exists()) return seen;
+    return this.#store.transaction((sql) => {
+      const current = this.#generation(sql);
       if (current !== seen) return current;
       sql.exec("INSERT OR REPLACE INTO checkout_link (id, generation) VALUES (1, ?)", seen + 1);
       return seen + 1;
@@ -162,30 +138,33 @@ export class CartObject extends DurableObject<Env> {
 
   /** Alarms are at-least-once: clears what is due, then re-arms for the next deadline. */
   override async alarm(): Promise<void> {
-    const sql = this.ctx.storage.sql;
-    if (!this.#hasTables()) return;
+    if (!this.#store.exists()) return;
     const now = Date.now();
     this.#lastRead = undefined;
-    transaction(this.ctx.storage, () => {
-      sql.exec("DELETE FROM cart WHERE expires_at <= ?", now);
-      pruneLedger(sql, now);
-    });
+    this.#store.transaction((sql) => sql.exec("DELETE FROM cart WHERE expires_at <= ?", now));
+    this.#store.pruneLedger(now);
     await this.#arm();
   }
 
-  /** Whether the tables exist (shared/schema.ts remembers it). */
-  #hasTables(): boolean {
-    return hasTable(this.ctx.storage.sql, "cart");
+  /** A change for the caller through the kernel (owner check, ledger, one transaction), then the alarm. */
+  async #change(
+    command: { caller: Caller; idempotency: IdempotencyInput | undefined },
+    now: number,
+    before: ((sql: SqlStorage) => void) | undefined,
+    step: (sql: SqlStorage) => ObjectReply,
+  ): Promise<ObjectReply> {
+    const options = { now, caller: command.caller, idempotency: command.idempotency, ...(before ? { before } : {}) };
+    const reply = this.#store.mutate(options, step);
+    await this.#arm();
+    return reply;
   }
 
-  #ledger(idempotency: IdempotencyInput | undefined, now: number): CartReply | undefined {
-    return priorAnswer(this.ctx.storage.sql, idempotency, now);
+  #generation(sql: SqlStorage): number {
+    return sql.exec<{ generation: number }>("SELECT generation FROM checkout_link").toArray()[0]?.generation ?? 0;
   }
 
-  #respond(payload: unknown, command: { idempotency: IdempotencyInput | undefined }, now: number): CartReply {
-    const body = JSON.stringify(payload);
-    if (command.idempotency) recordLedger(this.ctx.storage.sql, command.idempotency, body, now);
-    return { kind: "ok", body };
+  #payload(cart: CartState, view: CartView, messages: readonly Message[]): ObjectReply {
+    return { kind: "ok", body: JSON.stringify(cartPayload(cart, view.envelope, view.continueUrl, [...messages])) };
   }
 
   #load(now: number): CartState | undefined {
@@ -207,14 +186,11 @@ export class CartObject extends DurableObject<Env> {
 
   /** One alarm, at the earliest deadline; with nothing left, the object's storage goes. */
   async #arm(): Promise<void> {
-    const sql = this.ctx.storage.sql;
-    const cart = sql.exec<{ expires_at: number }>("SELECT expires_at FROM cart").toArray()[0];
-    const deadlines = [cart?.expires_at, ledgerDeadline(sql)].filter((d): d is number => d !== undefined);
-    if (deadlines.length === 0) {
-      this.#lastRead = undefined;
-      await deleteAllStorage(this.ctx.storage);
-      return;
-    }
-    await this.ctx.storage.setAlarm(Math.min(...deadlines));
+    const cart = this.#store.read(
+      undefined,
+      (sql) => sql.exec<{ expires_at: number }>("SELECT expires_at FROM cart").toArray()[0],
+    );
+    if (!cart) this.#lastRead = undefined;
+    await this.#store.arm([cart?.expires_at], "delete");
   }
 }

@@ -1,6 +1,7 @@
 /** The cart tools: create_cart, get_cart, update_cart, cancel_cart (dev.ucp.shopping.cart). */
 import * as z from "zod";
-import type { CartCommand, CartReply } from "../../durable-objects/cart-object";
+import type { CartCommand } from "../../durable-objects/cart-object";
+import type { ObjectReply } from "../../durable-objects/shared/object-reply";
 import { type CartRequest, CartRequestSchema, CartSchema } from "../../schemas/ucp/cart";
 import type { Message } from "../../schemas/ucp/common";
 import { cartNotFound } from "../cart/cart-view";
@@ -151,7 +152,7 @@ async function cartCommand(
   };
 }
 
-function reply(ctx: ToolContext, call: () => Promise<CartReply>) {
+function reply(ctx: ToolContext, call: () => Promise<ObjectReply>) {
   return objectReply(call, () => notFound(ctx));
 }
 

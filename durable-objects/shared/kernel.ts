@@ -1,0 +1,198 @@
+/**
+ * The one mutation kernel every object's state goes through (issue 27): its stored layout
+ * (a schema-version row and numbered migrations), the transaction, the owner check, the
+ * idempotency ledger, and the alarm. The object classes keep only their domain steps.
+ *
+ * Layout. Each object names its migrations, numbered from 1; `schema_version` holds the
+ * highest one applied. An object written before the version row existed (it has tables but
+ * no row) is at version 0 and is brought up by every step, so each step must accept what any
+ * earlier build wrote (migration 1 is today's tables with `IF NOT EXISTS`). A later change
+ * is a new step, never an edit of an old one, with a test that opens state the step before
+ * it wrote (test/do/kernel-migrations.test.ts).
+ *
+ * Nothing is written for a read: an id only ever read (unknown, expired, junk) leaves no
+ * storage behind. A read of an older layout migrates first (the object has state already).
+ * What is stored is learnt once per instance (one sqlite_master query), forgotten when a
+ * transaction rolls back or the storage is deleted.
+ */
+import {
+  type IdempotencyInput,
+  LEDGER_SCHEMA,
+  ledgerDeadline,
+  priorAnswer,
+  pruneLedger,
+  recordLedger,
+} from "./idempotency";
+
+export type { IdempotencyInput };
+
+import type { ObjectReply } from "./object-reply";
+import { type Caller, mayAct } from "./owner";
+
+/** One numbered step of an object's stored layout: synchronous SQL, run in a transaction. */
+export interface Migration {
+  readonly version: number;
+  /** What the step changes, for the log and for readers of the list. */
+  readonly does: string;
+  readonly up: (sql: SqlStorage) => void;
+  /** The step that makes the idempotency ledger: the object keeps one (its expiry arms the alarm). */
+  readonly ledger?: true;
+}
+
+/** A step made of `CREATE … IF NOT EXISTS` statements (one exec: one call into SQLite). */
+export const tables = (version: number, does: string, statements: readonly string[]): Migration => ({
+  version,
+  does,
+  up: (sql) => sql.exec(statements.join(";\n")),
+});
+
+/** The ledger's table, a step every object with a ledger lists. */
+export const ledgerTable = (version: number): Migration => ({
+  ...tables(version, "the idempotency ledger", [LEDGER_SCHEMA]),
+  ledger: true,
+});
+
+const VERSION_SCHEMA = `CREATE TABLE IF NOT EXISTS schema_version (
+  slot INTEGER PRIMARY KEY CHECK (slot = 1),
+  version INTEGER NOT NULL
+)`;
+
+/** `absent`: nothing stored; otherwise the layout version stored (0: written before the row). */
+type Stored = { kind: "absent" } | { kind: "at"; version: number };
+
+export interface MutationOptions {
+  readonly now: number;
+  /** Who asks; absent: the merchant or the object's own work (no owner check). */
+  readonly caller?: Caller;
+  readonly idempotency?: IdempotencyInput;
+  /** Runs before the owner check (a create records its owner there). */
+  readonly before?: (sql: SqlStorage) => void;
+}
+
+export class ObjectStore {
+  #stored: Stored | undefined;
+  readonly #latest: number;
+  readonly #ledger: boolean;
+
+  constructor(
+    readonly storage: DurableObjectStorage,
+    readonly migrations: readonly Migration[],
+  ) {
+    migrations.forEach((m, i) => {
+      if (m.version !== i + 1) throw new Error(`migrations must be numbered 1, 2, …: found ${m.version} at ${i + 1}`);
+    });
+    this.#latest = migrations.length;
+    this.#ledger = migrations.some((m) => m.ledger);
+  }
+
+  get sql(): SqlStorage {
+    return this.storage.sql;
+  }
+
+  /** Whether the object has any state; an object that has some is at the latest layout after this. */
+  exists(): boolean {
+    const stored = this.#read();
+    if (stored.kind === "absent") return false;
+    if (stored.version < this.#latest) this.transaction(() => undefined);
+    return true;
+  }
+
+  /** A read: `empty` when nothing is stored (and nothing written); else `body` on the latest layout. */
+  read<T>(empty: T, body: (sql: SqlStorage) => T): T {
+    return this.exists() ? body(this.sql) : empty;
+  }
+
+  /** One synchronous transaction on the latest layout (migrating first, creating on first write). */
+  transaction<T>(body: (sql: SqlStorage) => T): T {
+    try {
+      return this.storage.transactionSync(() => {
+        this.#migrate();
+        return body(this.sql);
+      });
+    } catch (e) {
+      this.#stored = undefined;
+      throw e;
+    }
+  }
+
+  /**
+   * A change for a caller: in one transaction, the owner check (anyone the object may not
+   * act for is answered `not_found`, shared/owner.ts), the ledger (a repeated key replays its
+   * answer, a reused one is a conflict), the domain step, and the ledger record of an `ok`.
+   */
+  mutate(options: MutationOptions, step: (sql: SqlStorage) => ObjectReply): ObjectReply {
+    return this.transaction((sql) => {
+      options.before?.(sql);
+      if (options.caller !== undefined && !mayAct(sql, options.caller)) return { kind: "not_found" };
+      const prior = priorAnswer(sql, options.idempotency, options.now);
+      if (prior) return prior;
+      const reply = step(sql);
+      if (reply.kind === "ok" && options.idempotency) recordLedger(sql, options.idempotency, reply.body, options.now);
+      return reply;
+    });
+  }
+
+  /**
+   * One alarm at the earliest of `deadlines` and the ledger's expiry. With none left, `idle`
+   * says what happens: `delete` drops the object's storage (a session past its end), `keep`
+   * only the alarm.
+   */
+  async arm(deadlines: ReadonlyArray<number | undefined>, idle: "delete" | "keep"): Promise<void> {
+    const stored = this.#read();
+    const ledger = this.#ledger && stored.kind === "at" ? ledgerDeadline(this.sql) : undefined;
+    const due = [...deadlines, ledger].filter((d): d is number => d !== undefined);
+    if (due.length > 0) {
+      // Past deadlines (a retry long overdue) mean "now": setAlarm refuses times <= 0.
+      await this.storage.setAlarm(Math.max(Math.min(...due), Date.now()));
+      return;
+    }
+    if (idle === "delete") await this.deleteAll();
+    else await this.storage.deleteAlarm();
+  }
+
+  /** Forgets ledger entries past their retention (the alarm's part of the ledger). */
+  pruneLedger(now: number): void {
+    if (this.#ledger && this.#read().kind === "at") this.transaction((sql) => pruneLedger(sql, now));
+  }
+
+  /** Drops every table (and the alarm); the object is then as if never written. */
+  async deleteAll(): Promise<void> {
+    try {
+      await this.storage.deleteAlarm();
+      await this.storage.deleteAll();
+    } finally {
+      this.#stored = undefined;
+    }
+  }
+
+  #read(): Stored {
+    if (this.#stored) return this.#stored;
+    const names = this.sql
+      .exec<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+      )
+      .toArray()
+      .map((r) => r.name);
+    let stored: Stored = { kind: "absent" };
+    if (names.includes("schema_version")) {
+      const row = this.sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
+      stored = { kind: "at", version: row?.version ?? 0 };
+    } else if (names.length > 0) stored = { kind: "at", version: 0 };
+    this.#stored = stored;
+    return stored;
+  }
+
+  /** Inside a transaction: every step above the stored version, then the row. */
+  #migrate(): void {
+    const stored = this.#read();
+    const from = stored.kind === "at" ? stored.version : 0;
+    if (from >= this.#latest) return;
+    this.sql.exec(VERSION_SCHEMA);
+    for (const m of this.migrations.slice(from)) m.up(this.sql);
+    this.sql.exec(
+      "INSERT INTO schema_version (slot, version) VALUES (1, ?) ON CONFLICT (slot) DO UPDATE SET version = excluded.version",
+      this.#latest,
+    );
+    this.#stored = { kind: "at", version: this.#latest };
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The kernel's stored layout (durable-objects/shared/kernel.ts, issue 27): state written by
+ * the previous version of each object (its tables as that build made them, no
+ * schema_version row) is opened through the new kernel: read, changed, and left at the
+ * latest version; an id only ever read still leaves nothing behind.
+ */
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { CartObject } from "../../durable-objects/cart-object";
+import type { ConsoleSessionObject } from "../../durable-objects/console-session-object";
+import { LEDGER_SCHEMA } from "../../durable-objects/shared/idempotency";
+import { newId } from "../../src/lib/ids";
+import { FULL_PROFILE, meta, rpc } from "../helpers/mcp";
+
+const userTables = (state: DurableObjectState) =>
+  state.storage.sql
+    .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'")
+    .toArray()
+    .map((r) => r.name)
+    .sort();
+
+const version = (state: DurableObjectState) =>
+  state.storage.sql.exec<{ version: number }>("SELECT version FROM schema_version").one().version;
+
+async function tool(name: string, args: Record<string, unknown>, key?: string) {
+  const extra = key ? { "idempotency-key": key } : {};
+  return rpc("tools/call", { name, arguments: { meta: meta(FULL_PROFILE, extra), ...args } });
+}
+
+describe("cart: state of the layout before the kernel", () => {
+  it("opens a cart written with cart, ledger and owner tables only (no checkout_link, no version row)", async () => {
+    // A cart made the current way; its rows, as the build before wrote them, go into a new
+    // object (no instance of it has learnt anything about its storage yet).
+    const source = (await tool("create_cart", { cart: { line_items: [{ item: { id: "item_123" }, quantity: 1 }] } }))
+      .body.result.structuredContent;
+    const rows = await runInDurableObject(env.CART.getByName(source.id), (_o: CartObject, state) => ({
+      cart: state.storage.sql.exec<{ state: string; expires_at: number }>("SELECT * FROM cart").one(),
+      owner: state.storage.sql.exec<{ profile: string; authenticated: number }>("SELECT * FROM owner").one(),
+    }));
+    const id = await newId("cart", "test-signing-key");
+    const stub = env.CART.getByName(id) as DurableObjectStub<CartObject>;
+    const made = { id };
+    await runInDurableObject(stub, (_o: CartObject, state) => {
+      const sql = state.storage.sql;
+      // The previous build's statements, as it ran them (shared/idempotency.ts's ledger unchanged).
+      sql.exec(`CREATE TABLE IF NOT EXISTS cart (
+  id TEXT PRIMARY KEY,
+  state TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+)`);
+      sql.exec(LEDGER_SCHEMA);
+      sql.exec(`CREATE TABLE IF NOT EXISTS owner (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  profile TEXT NOT NULL,
+  authenticated INTEGER NOT NULL
+)`);
+      const cart = { ...JSON.parse(rows.cart.state), id };
+      sql.exec(
+        "INSERT INTO cart (id, state, expires_at) VALUES (?, ?, ?)",
+        id,
+        JSON.stringify(cart),
+        rows.cart.expires_at,
+      );
+      sql.exec(
+        "INSERT INTO owner (id, profile, authenticated) VALUES (1, ?, ?)",
+        rows.owner.profile,
+        rows.owner.authenticated,
+      );
+      expect(userTables(state)).toEqual(["cart", "ledger", "owner"]);
+    });
+    const fresh = (await tool("get_cart", { id: source.id })).body.result.structuredContent;
+    const read = (await tool("get_cart", { id: made.id })).body.result.structuredContent;
+    expect(read).toEqual({ ...fresh, id, continue_url: read.continue_url });
+    expect(await stub.checkoutGeneration()).toBe(0);
+    expect(await stub.advanceCheckout(0)).toBe(1);
+    const updated = await tool(
+      "update_cart",
+      { id: made.id, cart: { line_items: [{ item: { id: "item_123" }, quantity: 2 }] } },
+      "k-old",
+    );
+    expect(updated.body.result.structuredContent.line_items[0].quantity).toBe(2);
+    const replay = await tool(
+      "update_cart",
+      { id: made.id, cart: { line_items: [{ item: { id: "item_123" }, quantity: 2 }] } },
+      "k-old",
+    );
+    expect(replay.body.result.structuredContent).toEqual(updated.body.result.structuredContent);
+    await runInDurableObject(stub, (_o: CartObject, state) => {
+      expect(userTables(state)).toEqual(["cart", "checkout_link", "ledger", "owner", "schema_version"]);
+      expect(version(state)).toBe(2);
+    });
+  });
+
+  it("a read of an unknown id writes nothing", async () => {
+    const stub = env.CART.getByName(`cart_${crypto.randomUUID()}`) as DurableObjectStub<CartObject>;
+    expect(await stub.checkoutGeneration()).toBe(0);
+    expect(await stub.owner()).toBeUndefined();
+    await runInDurableObject(stub, (_o: CartObject, state) => expect(userTables(state)).toEqual([]));
+  });
+});
+
+describe("console session: state of the layout before the kernel", () => {
+  it("opens a session and a flash written without a version row", async () => {
+    const stub = env.CONSOLE_SESSION.getByName(
+      `session:${crypto.randomUUID()}`,
+    ) as DurableObjectStub<ConsoleSessionObject>;
+    const now = Date.now();
+    await runInDurableObject(stub, async (_o: ConsoleSessionObject, state) => {
+      const sql = state.storage.sql;
+      sql.exec(`CREATE TABLE IF NOT EXISTS session (
+  slot INTEGER PRIMARY KEY CHECK (slot = 1),
+  expires_at INTEGER NOT NULL
+)`);
+      sql.exec(`CREATE TABLE IF NOT EXISTS flash (
+  name TEXT PRIMARY KEY,
+  body TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+)`);
+      sql.exec("INSERT INTO session (slot, expires_at) VALUES (1, ?)", now + 60_000);
+      sql.exec("INSERT INTO flash (name, body, expires_at) VALUES ('key', 'secret', ?)", now + 60_000);
+      await state.storage.setAlarm(now + 60_000);
+    });
+    expect(await stub.isOpen(now)).toBe(true);
+    expect(await stub.takeFlash("key", now)).toBe("secret");
+    expect(await stub.takeFlash("key", now)).toBeUndefined();
+    await runInDurableObject(stub, (_o: ConsoleSessionObject, state) => expect(version(state)).toBe(1));
+    await stub.close();
+    expect(await stub.isOpen(now)).toBe(false);
+    await runInDurableObject(stub, (_o: ConsoleSessionObject, state) => expect(userTables(state)).toEqual([]));
+  });
+});
