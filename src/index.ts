@@ -2,10 +2,9 @@
  * Worker entry: every request that is not a static asset goes through the router and leaves
  * one structured log line (src/lib/log.ts, docs/operations.md).
  */
-import { jsonResponse } from "./lib/http";
 import { nextIoTurn } from "./lib/io-turn";
 import { logRequest, logUnhandled, startRequestLog } from "./lib/log";
-import { route } from "./router";
+import { route, unhandledAnswer } from "./router";
 
 export { CartObject } from "../durable-objects/cart-object";
 export { CatalogLoadObject } from "../durable-objects/catalog-load-object";
@@ -26,7 +25,7 @@ export default {
     } catch (e) {
       logUnhandled(e);
       log.facts.outcome = "internal_error";
-      response = jsonResponse({ error: "internal_error", message: "Internal error" }, 500);
+      response = unhandledAnswer(request, env);
     }
     logRequest(request, log, response.status);
     return response;

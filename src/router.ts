@@ -12,6 +12,7 @@ import { logUnhandled, type RequestFacts } from "./lib/log";
 import { logUnavailable, StorageUnavailable } from "./lib/storage-unavailable";
 import { StoreMisconfigured } from "./lib/store-misconfigured";
 import { handleMcpPost } from "./mcp/http";
+import { errorBody, protocolError, RPC } from "./mcp/jsonrpc";
 import { cartLinkPage } from "./pages/cart-badge";
 import { addToCart, cartAction, cartPage } from "./pages/cart-page";
 import { checkoutAction, checkoutPage } from "./pages/checkout-page";
@@ -29,7 +30,7 @@ import { policyPage } from "./pages/policy-page";
 import { productPage } from "./pages/product-page";
 import { storefrontPage } from "./pages/storefront";
 import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "./payment-webhooks/stripe-webhook";
-import { restMethodNotAllowed, restNotFound, restPreflight } from "./rest/cors";
+import { restInternalError, restMethodNotAllowed, restNotFound, restPreflight } from "./rest/cors";
 import { restHandler } from "./rest/handler";
 import { REST_BASE } from "./rest/operations";
 import { PERMALINK_PATH } from "./ucp/capabilities";
@@ -114,11 +115,10 @@ router
   // Sessionless server: no server-initiated SSE stream (GET) and no session to end (DELETE).
   .all(MCP_PATH, (request) =>
     jsonResponse(
-      {
-        jsonrpc: "2.0",
-        id: null,
-        error: { code: -32600, message: `Method ${request.method} not allowed; POST JSON-RPC here` },
-      },
+      errorBody(
+        null,
+        protocolError(RPC.invalidRequest, 405, `Method ${request.method} not allowed; POST JSON-RPC here`),
+      ),
       405,
       { allow: "POST, OPTIONS" },
     ),
@@ -232,6 +232,21 @@ router
       return jsonResponse({ error: "not_found", message: `No route for ${pathname.slice(0, 200)}` }, 404);
     return page((ctx) => Promise.resolve(notFoundPage(ctx)))(request, env, facts);
   });
+
+/**
+ * The last exit (src/index.ts): a throw nothing below caught, answered in its surface's own
+ * error form (issue 27): JSON-RPC on the MCP endpoint, REST's `{code, content}` under /ucp, a
+ * page where a person reads, the JSON the other API paths answer with.
+ */
+export function unhandledAnswer(request: Request, env: Env): Response {
+  const { pathname } = new URL(request.url);
+  if (pathname === MCP_PATH)
+    return jsonResponse(errorBody(null, protocolError(RPC.internalError, 500, "Internal error")), 500);
+  if (pathname === REST_BASE || pathname.startsWith(`${REST_BASE}/`)) return restInternalError();
+  if (API_PREFIXES.some((prefix) => pathname.startsWith(prefix)))
+    return jsonResponse({ error: "internal_error", message: "Internal error" }, 500);
+  return plainPage(env, 500, "page.failed.title", "page.failed.text");
+}
 
 /** `facts` collects what the request log line reports (tool, profile, tier, outcome). */
 export async function route(request: Request, env: Env, facts: RequestFacts = {}): Promise<Response> {

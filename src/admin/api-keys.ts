@@ -12,6 +12,7 @@ import { toJsonPath } from "../lib/json-path";
 import { readCapped } from "../lib/read-capped";
 import { parseUntrustedJson } from "../lib/safe-json";
 import { checkProfileUrl } from "../ucp/profile-fetch";
+import { adminError } from "./api-error";
 import { type AdminEnv, noRoute } from "./orders";
 
 const CreateSchema = z.strictObject({
@@ -23,7 +24,7 @@ const REVOKE = /^\/admin\/api-keys\/(key_[A-Za-z0-9_-]{12})\/revoke$/;
 export async function handleApiKeyAdmin(request: Request, env: AdminEnv, pathname: string): Promise<Response> {
   const kv = (env as { AUTH?: KVNamespace }).AUTH;
   if (!kv) {
-    return jsonResponse({ error: "not_configured", message: "Bind a KV namespace as AUTH to use API keys." }, 501);
+    return adminError(501, "not_configured", { message: "Bind a KV namespace as AUTH to use API keys." });
   }
   const now = Date.now();
   if (pathname === "/admin/api-keys" && request.method === "GET") {
@@ -40,7 +41,7 @@ export async function handleApiKeyAdmin(request: Request, env: AdminEnv, pathnam
   const revoke = request.method === "POST" ? REVOKE.exec(pathname) : null;
   if (revoke?.[1]) {
     const revoked = await revokeApiKey(kv, revoke[1], now);
-    return revoked ? jsonResponse(revoked) : jsonResponse({ error: "not_found", message: "No such API key." }, 404);
+    return revoked ? jsonResponse(revoked) : adminError(404, "not_found", { message: "No such API key." });
   }
   return noRoute(pathname);
 }
@@ -65,5 +66,5 @@ export async function issueApiKey(
 }
 
 function invalid(issues: ReadonlyArray<{ path: string; message: string }>): Response {
-  return jsonResponse({ error: "invalid_input", issues }, 400);
+  return adminError(400, "invalid_input", { issues });
 }

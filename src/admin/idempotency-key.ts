@@ -4,8 +4,8 @@
  * way the objects' ledgers store it (`admin-<op>:<key>`, durable-objects/README.md "Formats").
  */
 import { canonicalJson, sha256Hex } from "../lib/canonical-json";
-import { jsonResponse } from "../lib/http";
 import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from "../lib/idempotency-key-rule";
+import { adminError } from "./api-error";
 import { invalid } from "./json-body";
 
 /** The header's value, null when absent, or the 400 that refuses one the key rule (lib/idempotency-key-rule.ts) refuses. */
@@ -23,8 +23,7 @@ export async function adminLedgerEntry(op: string, key: string, id: string, body
 }
 
 export function idempotencyConflict(): Response {
-  return jsonResponse(
-    { error: "idempotency_conflict", message: "This Idempotency-Key was used with a different request." },
-    409,
-  );
+  return adminError(409, "idempotency_conflict", {
+    message: "This Idempotency-Key was used with a different request.",
+  });
 }

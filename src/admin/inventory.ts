@@ -11,6 +11,7 @@ import { parseStockChange, type StockChange } from "../catalog/stock-change";
 import { stockShardName, stockVersion } from "../catalog/stock-keys";
 import { stockLevelsNow } from "../catalog/stock-shards";
 import { jsonResponse } from "../lib/http";
+import { adminError } from "./api-error";
 import { adminLedgerEntry, idempotencyConflict, idempotencyKey } from "./idempotency-key";
 import { type AdminIssue, invalid, readJsonBody } from "./json-body";
 import { type AdminEnv, noRoute } from "./orders";
@@ -74,11 +75,11 @@ function refusal(refused: StockRefusal): Response {
     case "invalid_input":
       return invalid("invalid_input", refused.issues);
     case "not_found":
-      return jsonResponse(refused, 404);
+      return adminError(404, refused.error, { message: refused.message });
     case "not_counted":
-      return jsonResponse(refused, 409);
+      return adminError(409, refused.error, { message: refused.message });
     case "idempotency_key_required":
-      return jsonResponse(refused, 400);
+      return adminError(400, refused.error, { message: refused.message });
   }
 }
 

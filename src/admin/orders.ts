@@ -18,6 +18,7 @@ import { ORDER_INDEX_NAME } from "../order/index-entry";
 import { type OrderListPage, parseListQuery, type QueryIssue } from "../order/index-query";
 import { ORDER_ONLY_ENVELOPE } from "../order/merchant-envelope";
 import { AdjustmentInputSchema, FulfillmentEventInputSchema } from "../order/order-input";
+import { adminError } from "./api-error";
 import { adminLedgerEntry, idempotencyConflict, idempotencyKey } from "./idempotency-key";
 import { invalid, readJsonBody } from "./json-body";
 
@@ -143,9 +144,9 @@ function toResponse(reply: ChangeReply): Response {
 }
 
 function orderNotFound(): Response {
-  return jsonResponse({ error: "not_found", message: "Order not found." }, 404);
+  return adminError(404, "not_found", { message: "Order not found." });
 }
 
 export function noRoute(pathname: string): Response {
-  return jsonResponse({ error: "not_found", message: `No route for ${pathname.slice(0, 200)}` }, 404);
+  return adminError(404, "not_found", { message: `No route for ${pathname.slice(0, 200)}` });
 }

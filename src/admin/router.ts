@@ -9,10 +9,10 @@
 import { chargeFailure, spentBudget } from "../auth/rate-limit";
 import { trustConfig } from "../auth/trust-config";
 import { merchantConfig } from "../config";
-import { jsonResponse } from "../lib/http";
 import { logUnavailable, StorageUnavailable } from "../lib/storage-unavailable";
 import { StoreMisconfigured } from "../lib/store-misconfigured";
 import type { ProtocolError } from "../ucp/errors";
+import { adminError } from "./api-error";
 import { handleApiKeyAdmin } from "./api-keys";
 import { adminAccess, adminFailureKey } from "./auth";
 import { handleConsole } from "./console/console-router";
@@ -31,9 +31,12 @@ export async function handleAdmin(request: Request, env: AdminEnv): Promise<Resp
     } catch (e) {
       if (!(e instanceof StoreMisconfigured)) throw e;
       console.error(JSON.stringify({ event: "store_misconfigured", problems: e.problems }));
-      return jsonResponse({ error: "store_misconfigured", message: "The store is being set up." }, 503, {
-        "cache-control": "no-store",
-      });
+      return adminError(
+        503,
+        "store_misconfigured",
+        { message: "The store is being set up." },
+        { "cache-control": "no-store" },
+      );
     }
   }
   // Wrong tokens are charged to the sign-in form's per-address budget; a spent address is
@@ -48,28 +51,32 @@ export async function handleAdmin(request: Request, env: AdminEnv): Promise<Resp
     if (limited) return tooManyFailures(limited);
     // Unlike /ucp/mcp, the challenge stays: HTTP requires one on a 401, and only a merchant's
     // own tools (curl, scripts) call /admin with its static bearer secret, never an MCP client.
-    return jsonResponse({ error: "unauthorized", message: "Send Authorization: Bearer <ADMIN_TOKEN>." }, 401, {
-      "www-authenticate": 'Bearer realm="admin"',
-      "cache-control": "no-store",
-    });
+    return adminError(
+      401,
+      "unauthorized",
+      { message: "Send Authorization: Bearer <ADMIN_TOKEN>." },
+      { "www-authenticate": 'Bearer realm="admin"', "cache-control": "no-store" },
+    );
   }
   try {
     return await handleAdminApi(request, env, pathname);
   } catch (e) {
     if (!(e instanceof StorageUnavailable)) throw e;
     logUnavailable(e);
-    return jsonResponse(
-      { error: "unavailable", message: "The store's catalog could not be read just now; retry." },
+    return adminError(
       503,
+      "unavailable",
+      { message: "The store's catalog could not be read just now; retry." },
       { "retry-after": "1", "cache-control": "no-store" },
     );
   }
 }
 
 function tooManyFailures(error: ProtocolError): Response {
-  return jsonResponse(
-    { error: "rate_limited", message: "Too many wrong admin tokens from this address; wait and retry." },
+  return adminError(
     429,
+    "rate_limited",
+    { message: "Too many wrong admin tokens from this address; wait and retry." },
     { ...error.headers, "cache-control": "no-store" },
   );
 }

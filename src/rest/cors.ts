@@ -44,6 +44,11 @@ export function restNotFound(pathname: string): Response {
   return outsideReply(requestError(404, "not_found", `No route for ${pathname.slice(0, 200)}`));
 }
 
+/** A throw nothing below caught (src/index.ts): the binding's 500, as handler.ts answers its own. */
+export function restInternalError(): Response {
+  return outsideReply(requestError(500, "internal_error", "Internal error"));
+}
+
 /** A refusal before any operation matched: the binding's body and CORS, as handler.ts answers. */
 function outsideReply(reply: RestReply, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(reply.body), {

@@ -20,6 +20,7 @@ import {
 import { constantTimeEqual } from "../../lib/cookies";
 import { jsonResponse } from "../../lib/http";
 import { seeOther } from "../../pages/respond";
+import { type AdminErrorCode, adminError } from "../api-error";
 import { catalogProblemsPage, catalogTooLarge, loadBusyPage } from "./catalog-page";
 import { crossOrigin, readConsoleForm } from "./forms";
 import { consoleMessage } from "./layout";
@@ -48,8 +49,8 @@ function scriptAllowed(ctx: ConsoleContext): boolean {
   return sent !== null && constantTimeEqual(sent, ctx.csrfToken);
 }
 
-function jsonError(status: number, error: string, message: string): Response {
-  return jsonResponse({ error, message }, status, NO_STORE);
+function jsonError(status: number, error: AdminErrorCode, message: string): Response {
+  return adminError(status, error, { message }, NO_STORE);
 }
 
 /** `POST /admin/catalog/upload`: the form without script; the whole file in one request. */
@@ -126,9 +127,10 @@ export async function startLoad(ctx: ConsoleContext, params: Readonly<Record<str
   const started = await loads.start(id, Math.ceil(load.bytes / UPLOAD_PART_BYTES));
   if (!started.ok) {
     const running = started.running ? loadPath(started.running) : undefined;
-    return jsonResponse(
-      { error: started.error, message: "Another catalog load is running; wait for it to finish.", running },
+    return adminError(
       409,
+      started.error,
+      { message: "Another catalog load is running; wait for it to finish.", running },
       NO_STORE,
     );
   }

@@ -6,10 +6,10 @@
  */
 import { type IRequest, IttyRouter } from "itty-router";
 import type { MerchantConfig } from "../../config";
-import { jsonResponse } from "../../lib/http";
 import { logUnhandled } from "../../lib/log";
 import { logUnavailable, StorageUnavailable } from "../../lib/storage-unavailable";
 import { newNonce, seeOther } from "../../pages/respond";
+import { adminError } from "../api-error";
 import { ACCESS_HEADER, verifyAccessJwt } from "./access";
 import { CATALOG_ROUTES } from "./catalog-routes";
 import { DASHBOARD_ROUTES } from "./dashboard-routes";
@@ -70,18 +70,16 @@ function navigation(request: Request): boolean {
 
 /** The same for every path, known or not: a stranger learns nothing about what exists. */
 function unauthorized(): Response {
-  return jsonResponse(
-    {
-      error: "unauthorized",
-      message: `Sign in at ${SIGN_IN_PATH}, or send Authorization: Bearer <ADMIN_TOKEN>.`,
-    },
+  return adminError(
     401,
+    "unauthorized",
+    { message: `Sign in at ${SIGN_IN_PATH}, or send Authorization: Bearer <ADMIN_TOKEN>.` },
     { "www-authenticate": 'Bearer realm="admin"', ...NO_STORE },
   );
 }
 
 function forbidden(): Response {
-  return jsonResponse({ error: "forbidden", message: "The Cloudflare Access token is not valid here." }, 403, NO_STORE);
+  return adminError(403, "forbidden", { message: "The Cloudflare Access token is not valid here." }, NO_STORE);
 }
 
 export async function handleConsole(
