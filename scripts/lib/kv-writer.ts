@@ -25,6 +25,7 @@ export interface KvStore {
   /** Every key that starts with prefix. */
   list(prefix: string): Promise<string[]>;
   delete(keys: readonly string[]): Promise<void>;
+  get(key: string): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -70,6 +71,7 @@ async function localStore(root: string, target: KvTarget): Promise<KvStore> {
       return keys;
     },
     delete: (keys) => pool(keys, (key) => kv.delete(key)),
+    get: (key) => kv.get(key),
     close: dispose,
   };
 }
@@ -99,6 +101,21 @@ function remoteStore(root: string, target: KvTarget): KvStore {
       const file = path.join(dir, "delete.json");
       writeFileSync(file, JSON.stringify(keys));
       run(["kv", "bulk", "delete", file, "--force"]);
+    },
+    get: async (key) => {
+      const result = spawnSync(
+        wranglerBin(root),
+        ["kv", "key", "get", key, "--binding", BINDING, "--remote", ...envArgs(target)],
+        {
+          cwd: root,
+          stdio: ["ignore", "pipe", "pipe"],
+          env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+          encoding: "utf8",
+          maxBuffer: 1 << 30,
+        },
+      );
+      // A missing key is a failed get: the loader treats it as absent.
+      return result.status === 0 ? result.stdout : null;
     },
     close: async () => rmSync(dir, { recursive: true, force: true }),
   };

@@ -8,12 +8,14 @@ import { runInNewContext } from "node:vm";
 import {
   type LoadResult,
   type Progress,
+  type SearchStore,
   type ValidatedCatalog,
   validateSource,
   writeCatalog as writeToStore,
 } from "../../src/catalog/catalog-load";
 import { KV_KEYS } from "../../src/catalog/kv-layout";
 import { readCatalogSource } from "./catalog-source";
+import { type OpenSearchStore, openSearchStore } from "./d1-writer";
 import { type KvStore, type KvTarget, openKvStore } from "./kv-writer";
 
 export { type LoadResult, type Progress, type ValidatedCatalog, WRITE_BATCH } from "../../src/catalog/catalog-load";
@@ -33,15 +35,35 @@ export async function validateCatalogFile(file: string, currency: string, progre
   return validateSource(await readCatalogSource(file, currency, progress), currency, progress);
 }
 
-/** Writes a catalog that validated without problems, then removes what the file no longer has. */
+/** Writes a catalog that validated without problems as a new version, then collects replaced ones past their grace. */
 export function writeCatalog(
   catalog: ValidatedCatalog,
   store: KvStore,
+  search: SearchStore,
   currency: string,
   progress: Progress,
-  now = new Date(),
+  options: { now?: Date; graceMs?: number } = {},
 ): Promise<LoadResult> {
-  return writeToStore(catalog, store, currency, progress, { now, afterBatch: collectGarbage });
+  return writeToStore(catalog, store, search, currency, progress, { ...options, afterBatch: collectGarbage });
+}
+
+/** The local or remote CATALOG namespace and CATALOG_DB database, open for `run`. */
+export async function withStores<T>(
+  root: string,
+  target: KvTarget,
+  run: (store: KvStore, search: OpenSearchStore) => Promise<T>,
+) {
+  const store = await openKvStore(root, target);
+  try {
+    const search = await openSearchStore(root, target);
+    try {
+      return await run(store, search);
+    } finally {
+      await search.close();
+    }
+  } finally {
+    await store.close();
+  }
 }
 
 /** Whether the namespace holds a catalog (a manifest): `npm start` seeds only an empty one. */

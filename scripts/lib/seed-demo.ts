@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { CliError } from "./cli-error";
-import { hasCatalog, validateCatalogFile, withKvStore, writeCatalog } from "./load";
+import { hasCatalog, validateCatalogFile, withStores, writeCatalog } from "./load";
 import { readVars } from "./wrangler-config";
 
 /** Seeds when due and returns the arguments meant for `wrangler dev` (without --demo). */
@@ -14,7 +14,7 @@ export async function seedDemoCatalog(root: string, argv: readonly string[]): Pr
   const rest = argv.filter((a) => a !== "--demo");
   const persistTo = persistFolder(rest);
   const target = { remote: false, ...(persistTo ? { persistTo: path.resolve(persistTo) } : {}) };
-  await withKvStore(root, target, async (store) => {
+  await withStores(root, target, async (store, search) => {
     if (!demo && (await hasCatalog(store))) {
       console.log("Serving the catalog already in local KV (`npm start -- --demo` replaces it with the demo).");
       return;
@@ -27,7 +27,7 @@ export async function seedDemoCatalog(root: string, argv: readonly string[]): Pr
       throw new CliError(`${path.relative(root, file)} is invalid (${catalog.problems.length} problems)`);
     }
     console.log(`Loading the demo catalog (${catalog.products} products) into local KV...`);
-    await writeCatalog(catalog, store, currency, () => {});
+    await writeCatalog(catalog, store, search, currency, () => {});
   });
   return rest;
 }

@@ -1,16 +1,27 @@
 /**
  * Loading a catalog into the CATALOG namespace, shared by `catalog:load`, `npm start` and the
  * console's upload. Two passes over the parsed source: the first validates every product
- * (and builds the search index and stock map), the second writes product documents in
- * batches. Nothing is written when any problem was found. After the manifest, keys of
- * products that are no longer in the source are deleted, so the store serves exactly it.
+ * (and builds the search index and stock map), the second writes product documents and D1
+ * search rows in batches, as a new version under its own keys. Nothing is written when any
+ * problem was found. The manifest naming the version is the one switch (catalog-versions.ts).
  */
 import { createHash } from "node:crypto";
-import { LOAD_KEY_PREFIX } from "./catalog-keys";
+import { keysUnder, loadPrefix } from "./catalog-keys";
 import type { CatalogSource, ReadResult } from "./catalog-source";
+import { collect, retire, type VersionStores } from "./catalog-versions";
 import { type CatalogManifest, INDEX_PART_CHARS, KV_KEYS } from "./kv-layout";
 import { type CatalogProblem, CatalogValidator, type KvPair, servedProduct } from "./merchant-catalog";
 import { buildSearchIndex, type IndexableProduct } from "./search-index";
+import {
+  createTablesSql,
+  dropTablesSql,
+  finishTablesSql,
+  insertSql,
+  newSearchKey,
+  type SearchRows,
+  STORE_TABLES_SQL,
+  searchRows,
+} from "./search-tables";
 
 export interface ValidatedCatalog {
   readonly source: CatalogSource;
@@ -30,6 +41,14 @@ export interface CatalogStore {
   /** Every key that starts with prefix. */
   list(prefix: string): Promise<string[]>;
   delete(keys: readonly string[]): Promise<void>;
+  get(key: string): Promise<string | null>;
+}
+
+/** Where a load writes its D1 search tables: statements run in order as one batch (one transaction). */
+export interface SearchStore {
+  batch(statements: ReadonlyArray<{ statement: string; param?: string }>): Promise<void>;
+  /** Products per insert batch this store takes (remote D1 statements hold at most 100 KB). */
+  readonly rowsPerBatch: number;
 }
 
 export type Progress = (message: string) => void;
@@ -71,7 +90,12 @@ export function validateSource(read: ReadResult, currency: string, progress: Pro
 
 export interface LoadResult {
   readonly written: number;
+  /** Product documents of replaced versions deleted by this load's collection. */
   readonly removed: number;
+  /** The key of this load's version: its KV prefix is load:<key>:, its search tables s_<key>_*. */
+  readonly key: string;
+  /** Replaced versions still inside their grace period (collected by a later load or --collect). */
+  readonly waiting: number;
 }
 
 export interface WriteOptions {
@@ -80,6 +104,8 @@ export interface WriteOptions {
   readonly afterBatch?: () => void;
   /** Product documents per put; the console keeps it small so each put stays one request. */
   readonly batch?: number;
+  /** How long a replaced version stays before it is collected (default GRACE_MS). */
+  readonly graceMs?: number;
 }
 
 /** Keys a write of this catalog puts: its documents, the index parts, the stock map and the manifest. */
@@ -87,59 +113,105 @@ export function keysToWrite(catalog: ValidatedCatalog): number {
   return catalog.products + indexParts(catalog.index).length + 2;
 }
 
-/** Writes a catalog that validated without problems, then removes what the source no longer has. */
+/**
+ * Writes a catalog that validated without problems as a new version (issue 27 item 3): its
+ * documents, index and stock under its own prefix and its search tables in D1, in batches with
+ * progress, while the old version is served; then the manifest naming both, the one switch.
+ * The replaced version is retired and collected after the grace period, with older ones.
+ */
 export async function writeCatalog(
   catalog: ValidatedCatalog,
   store: CatalogStore,
+  search: SearchStore,
   currency: string,
   progress: Progress,
   options: WriteOptions = {},
 ): Promise<LoadResult> {
   if (catalog.problems.length > 0) throw new Error("refusing to write a catalog with problems");
+  const now = options.now ?? new Date();
+  const key = newSearchKey();
+  const keys = keysUnder(loadPrefix(key));
   const size = options.batch ?? WRITE_BATCH;
-  const total = catalog.products + Math.ceil(catalog.index.length / INDEX_PART_CHARS) + 1;
+  await search.batch(
+    [
+      ...STORE_TABLES_SQL,
+      ...createTablesSql(key),
+      "INSERT OR REPLACE INTO search_versions (key, created_at, products, retired_at) VALUES ('" +
+        key +
+        "', '" +
+        now.toISOString() +
+        "', 0, NULL)",
+    ].map((statement) => ({ statement })),
+  );
   let written = 0;
   let batch: KvPair[] = [];
+  let rows: SearchRows[] = [];
+  const flushRows = async () => {
+    if (rows.length > 0) await search.batch(insertSql(key, rows));
+    rows = [];
+  };
   const flush = async () => {
     await store.put(batch);
     written += batch.length;
     batch = [];
     options.afterBatch?.();
-    progress(`wrote ${written}/${total} keys`);
+    progress(`wrote ${written}/${catalog.products} products (documents and search rows)`);
   };
+  let doc = 0;
   for (const item of catalog.source.items()) {
     const product = servedProduct(item.raw);
-    batch.push({ key: KV_KEYS.product(product.id), value: JSON.stringify(product) });
-    if (batch.length >= size) await flush();
+    batch.push({ key: keys.product(product.id), value: JSON.stringify(product) });
+    rows.push(searchRows(doc++, product));
+    if (rows.length >= search.rowsPerBatch) await flushRows();
+    if (batch.length >= size) {
+      await flushRows();
+      await flush();
+    }
   }
+  await flushRows();
+  if (batch.length > 0) await flush();
+  progress("indexing the search tables");
+  await search.batch(finishTablesSql(key).map((statement) => ({ statement })));
   const parts = indexParts(catalog.index);
-  for (const [i, value] of parts.entries()) batch.push({ key: KV_KEYS.indexPart(i), value });
-  batch.push({ key: KV_KEYS.stock, value: catalog.stock });
-  await flush();
+  await store.put([
+    ...parts.map((value, i) => ({ key: keys.indexPart(i), value })),
+    { key: keys.stock, value: catalog.stock },
+  ]);
+  const previousText = await store.get(KV_KEYS.manifest);
+  const previous = previousText ? (JSON.parse(previousText) as CatalogManifest) : null;
   const manifest: CatalogManifest = {
     version: catalog.version,
     currency,
     products: catalog.products,
-    loaded_at: (options.now ?? new Date()).toISOString(),
+    loaded_at: now.toISOString(),
     index_parts: parts.length,
+    keys: keys.prefix,
+    search: key,
   };
-  // The manifest goes last: a reader that sees the new version finds its documents.
+  // The one switch: readers see the old version whole, or this one whole.
   await store.put([{ key: KV_KEYS.manifest, value: JSON.stringify(manifest) }]);
-  // Stale documents go after it: the new index no longer names them, so nothing asks for them.
-  const staleProducts = (await store.list(KV_KEYS.productPrefix)).filter(
-    (key) => !catalog.ids.has(key.slice(KV_KEYS.productPrefix.length)),
-  );
-  // The one-value index of older loads, and parts beyond this load's count.
-  const current = new Set(parts.map((_, i) => KV_KEYS.indexPart(i)));
-  const staleIndex = (await store.list(KV_KEYS.index)).filter((key) => !current.has(key));
-  // A console load's prefixed catalog (catalog-keys.ts): this unprefixed load replaced it.
-  const staleLoads = await store.list(LOAD_KEY_PREFIX);
-  const stale = [...staleProducts, ...staleIndex, ...staleLoads];
-  for (let start = 0; start < stale.length; start += size) {
-    await store.delete(stale.slice(start, start + size));
-  }
-  if (staleProducts.length > 0) progress(`removed ${staleProducts.length} products no longer in the file`);
-  return { written, removed: staleProducts.length };
+  const stores = versionStores(store, search);
+  await retire(stores, previous, now);
+  const collected = await collect(stores, now, options.graceMs);
+  if (collected.products > 0)
+    progress(`removed ${collected.products} product documents of ${collected.versions} replaced catalog version(s)`);
+  return { written, removed: collected.products, key, waiting: collected.waiting };
+}
+
+/** KV and D1 as a collection uses them. */
+export function versionStores(store: CatalogStore, search: SearchStore): VersionStores {
+  return {
+    get: (k) => store.get(k),
+    put: (pairs) => store.put(pairs),
+    list: (prefix) => store.list(prefix),
+    delete: (keys) => store.delete(keys),
+    dropSearch: (k) =>
+      search.batch([
+        ...dropTablesSql(k).map((statement) => ({ statement })),
+        ...STORE_TABLES_SQL.map((statement) => ({ statement })),
+        { statement: `DELETE FROM search_versions WHERE key = '${k.replace(/[^0-9a-z]/g, "")}'` },
+      ]),
+  };
 }
 
 /** The index JSON cut for KV's value limit, never inside a surrogate pair. */

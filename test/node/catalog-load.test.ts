@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Message } from "../../schemas/ucp/common";
+import { openLocalDatabase } from "../../scripts/lib/d1-writer";
 import { openLocalNamespace } from "../../scripts/lib/kv-writer";
 import { seedDemoCatalog } from "../../scripts/lib/seed-demo";
 import { catalogSnapshot, resetCatalogCache } from "../../src/catalog/kv-catalog";
@@ -79,7 +80,7 @@ describe("catalog:load with a broken CSV", () => {
     expect(fixed.stderr).toBe("");
     expect(fixed.status).toBe(0);
     expect(fixed.stdout).toMatch(/5 products, 9 variants, all valid/);
-    expect(fixed.stdout).toMatch(/wrote 7\/7 keys/);
+    expect(fixed.stdout).toMatch(/wrote 5\/5 products/);
     expect((await served(FIXED_IDS)).found.sort()).toEqual([...FIXED_IDS].sort());
   });
 });
@@ -119,15 +120,55 @@ describe("catalog:load replaces the catalog", () => {
     expect(loader(FIXED, "--persist-to", state).status).toBe(0);
     expect((await served(FIXED_IDS)).found).toHaveLength(5);
 
+    const first = (await served(FIXED_IDS)).keys;
     const reload = loader(onlyB, "--persist-to", state);
     expect(reload.status).toBe(0);
-    expect(reload.stdout).toMatch(/removed 3 products no longer in the file/);
+    // The replaced version is served no more, and stays whole through its grace period.
+    expect(reload.stdout).toMatch(/1 replaced version\(s\) are deleted after 90 s/);
     const after = await served(FIXED_IDS);
     expect(after.found.sort()).toEqual(["prod_fx_shorts", "prod_fx_socks"]);
-    expect(after.keys.filter((k) => k.startsWith("product:")).sort()).toEqual([
-      "product:prod_fx_shorts",
-      "product:prod_fx_socks",
-    ]);
+    const products = (keys: string[]) => keys.filter((k) => /^load:[0-9a-z]{12}:product:/.test(k));
+    expect(products(after.keys)).toHaveLength(5 + 2);
+    expect(after.keys.filter((k) => k.startsWith("product:"))).toEqual([]);
+    // Past it (here: a grace of 0 s), --collect deletes its documents and its search tables.
+    const collected = loader("--collect", "--grace", "0", "--persist-to", state);
+    expect(collected.status, collected.stderr).toBe(0);
+    expect(collected.stdout).toMatch(/Collected 1 replaced catalog version\(s\) \(5 product documents\)/);
+    const left = await served(FIXED_IDS);
+    expect(left.found.sort()).toEqual(["prod_fx_shorts", "prod_fx_socks"]);
+    expect(
+      products(left.keys)
+        .map((k) => k.replace(/^load:[0-9a-z]{12}:/, ""))
+        .sort(),
+    ).toEqual(["product:prod_fx_shorts", "product:prod_fx_socks"]);
+    expect(products(first).every((k) => !left.keys.includes(k))).toBe(true);
+    expect(await searchVersions()).toEqual([2]);
+  });
+
+  it("moves a catalog written in today's layout (unprefixed keys) to a version, then collects it", async () => {
+    await seedDemoCatalog(ROOT, ["--persist-to", state]);
+    const { kv, dispose } = await openLocalNamespace(ROOT, { persistTo: state });
+    try {
+      // Today's layout, as loads before issue 27 wrote it: product:<id>, the index, no prefix.
+      const manifest = JSON.parse((await kv.get("catalog:manifest")) ?? "{}");
+      for (const name of (await kv.list()).keys.map((k) => k.name).filter((n) => n.startsWith("load:"))) {
+        const bare = name.replace(/^load:[0-9a-z]{12}:/, "");
+        await kv.put(
+          bare === "index:0" ? "catalog:index:0" : bare === "stock" ? "catalog:stock" : bare,
+          (await kv.get(name)) ?? "",
+        );
+        await kv.delete(name);
+      }
+      const { keys: _k, search: _s, ...legacy } = manifest;
+      await kv.put("catalog:manifest", JSON.stringify(legacy));
+    } finally {
+      await dispose();
+    }
+    expect((await served(["prod_abc123"])).found).toEqual(["prod_abc123"]);
+    expect(loader(FIXED, "--persist-to", state, "--grace", "0").status).toBe(0);
+    const after = await served([...FIXED_IDS, "prod_abc123"]);
+    expect(after.found).toHaveLength(5);
+    expect(after.keys.filter((k) => k.startsWith("product:") || k.startsWith("catalog:index"))).toEqual([]);
   });
 });
 
@@ -166,3 +207,20 @@ describe("npm start seeds the demo catalog", () => {
     expect((await served(["prod_abc123", "prod_fx_tee"])).found).toEqual(["prod_abc123"]);
   });
 });
+
+/** Products in each D1 search version of the state (one s_<key>_doc table per version). */
+async function searchVersions(): Promise<number[]> {
+  const { db, dispose } = await openLocalDatabase(ROOT, { persistTo: state });
+  try {
+    const tables = await db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 's_*_doc'")
+      .all<{ name: string }>();
+    return await Promise.all(
+      tables.results.map(
+        async (t) => (await db.prepare(`SELECT count(*) AS n FROM ${t.name}`).first<{ n: number }>())?.n ?? 0,
+      ),
+    );
+  } finally {
+    await dispose();
+  }
+}
