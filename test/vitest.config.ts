@@ -37,6 +37,8 @@ export default defineConfig({
     }),
   ],
   test: {
+    // A file's first test also pays for loading the Worker into workerd: seconds on a busy CI machine.
+    testTimeout: 15_000,
     include: ["test/**/*.test.ts"],
     exclude: ["test/e2e/**", "test/node/**", "test/browser/**", "node_modules/**"],
     setupFiles: [path.join(import.meta.dirname, "helpers/setup.ts")],

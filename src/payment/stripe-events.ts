@@ -90,7 +90,7 @@ const DisputeSchema = z.object({
 /**
  * The metadata keys the store writes on Stripe objects (src/payment/stripe-processor.ts):
  * PaymentIntents `ucp_checkout_id` and `ucp_attempt`; its refunds `ucp_order_id` and
- * `ucp_refund` (the refund's key, `<adjustment id>:refund`), a void's refund `ucp_attempt`.
+ * `ucp_refund` (the refund's key, `<order id>:<adjustment id>:refund`), a void's refund `ucp_attempt`.
  */
 export const METADATA = {
   checkout: "ucp_checkout_id",
@@ -99,8 +99,11 @@ export const METADATA = {
   attempt: "ucp_attempt",
 } as const;
 
-/** The adjustment a store refund's key names (the order object's effect id, `<adjustment>:refund`). */
-const STORE_REFUND_KEY = /^(adj_\d{1,6}):refund$/;
+/**
+ * The adjustment a store refund's key names: `<order id>:<adjustment>:refund` (the order's
+ * effect id scoped by the order), or the bare effect id refunds made before that carry.
+ */
+const STORE_REFUND_KEY = /^(?:ord_[A-Za-z0-9_-]{1,100}:)?(adj_\d{1,6}):refund$/;
 
 /** The event's id, type and time and what the store does with it; undefined for a body that is not an event. */
 export function readStripeEvent(event: unknown): StripeEventFacts | undefined {

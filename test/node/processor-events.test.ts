@@ -166,6 +166,14 @@ describe("reading Stripe's events", () => {
       target: { paymentIntentId: "pi_1" },
       changes: [{ refund: { byStore: true, storeAdjustmentId: "adj_3" } }],
     });
+    // Today's key is scoped by the order (one store, many orders' adj_1); the bare form above is older refunds'.
+    const scoped = readStripeEvent({
+      id: "evt_4",
+      type: "refund.created",
+      created: 1,
+      data: { object: { ...object, metadata: { ucp_refund: "ord_Ab-1:adj_12:refund" }, payment_intent: "pi_1" } },
+    });
+    expect(scoped?.plan).toMatchObject({ changes: [{ refund: { byStore: true, storeAdjustmentId: "adj_12" } }] });
   });
 
   it("other types, and objects that are not what the type says, are ignored with a reason", () => {

@@ -361,6 +361,27 @@ describe("refund and void", { timeout: 30_000 }, () => {
     expect(refunds[0]).toMatchObject({ amount: 500, status: "succeeded" });
     expect(refunds[0].stand_in.idempotency_key).toMatch(/\S/);
   });
+
+  it("two orders' first refunds are two Stripe refunds: an order's refund key is its own, not adj_1 for every order", async () => {
+    const orders = [];
+    for (const _ of [1, 2]) {
+      const checkout = await ready(LEGACY);
+      const done = await completeMcp(checkout.id, LEGACY, googlePay("tok_visa"));
+      expect(done.status).toBe("completed");
+      const [pi] = await intentsOf(checkout.id);
+      orders.push({ orderId: done.order.id as string, intentId: pi.id as string });
+    }
+    for (const { orderId, intentId } of orders) {
+      const body = { type: "refund", amount: 300, description: "Goodwill" };
+      const refunded = await admin(orderId, "adjustments", body, { key: crypto.randomUUID() });
+      expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
+      expect(refunded.body.adjustments).toEqual([expect.objectContaining({ type: "refund", status: "completed" })]);
+      const refunds = (await standIn(`/refunds?payment_intent=${intentId}`)).data;
+      expect(refunds).toHaveLength(1);
+      expect(refunds[0]).toMatchObject({ amount: 300, status: "succeeded", metadata: { ucp_order_id: orderId } });
+      expect(refunds[0].stand_in.idempotency_key).toContain(orderId);
+    }
+  });
 });
 
 describe("a completion that dies during its charge", { timeout: 30_000 }, () => {

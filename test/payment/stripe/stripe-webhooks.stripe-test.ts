@@ -142,7 +142,7 @@ describe("Stripe's webhooks against the stand-in", () => {
       })
     ).json()) as Json;
     expect(refunds.data).toHaveLength(1);
-    expect(refunds.data[0].metadata).toMatchObject({ ucp_order_id: orderId, ucp_refund: "adj_1:refund" });
+    expect(refunds.data[0].metadata).toMatchObject({ ucp_order_id: orderId, ucp_refund: `${orderId}:adj_1:refund` });
     const created = await standInEvent({ type: "refund.created", id: refunds.data[0].id });
     expect(await post(created.payload, created.signature)).toBe(200);
     const order = await merchantOrder(orderId);

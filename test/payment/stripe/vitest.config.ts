@@ -50,6 +50,8 @@ export default defineConfig({
     }),
   ],
   test: {
+    // A file's first test also pays for loading the Worker into workerd: seconds on a busy CI machine.
+    testTimeout: 15_000,
     include: ["test/payment/stripe/**/*.stripe-test.ts"],
     setupFiles: [path.join(root, "test/helpers/setup.ts")],
     fileParallelism: false,

@@ -49,6 +49,8 @@ export default defineConfig({
     }),
   ],
   test: {
+    // A file's first test also pays for loading the Worker into workerd: seconds on a busy CI machine.
+    testTimeout: 15_000,
     include: ["test/stores/tax-inclusive/**/*.store-test.ts"],
     setupFiles: [path.join(root, "test/helpers/setup.ts")],
     fileParallelism: false,
