@@ -75,7 +75,7 @@ export function applyAdjustment(
   const refundable = totalOf(order.totals) - refundedSoFar(order);
   const everything = lineItems.every((l) => l.quantity.total === 0);
   const share = byLine?.ok ? Math.min(byLine.value.share, refundable) : 0;
-  const amount = input.amount ?? (cancel ? cancelRefund(order.line_items, lines ?? [], everything, refundable) : share);
+  const amount = input.amount ?? (cancel ? cancelRefund(order, lines ?? [], everything, refundable) : share);
   const refunds = REFUNDED.has(input.type) && amount > 0;
   if (input.type === "refund" && amount === 0) issues.push({ path: "$.amount", message: "a refund needs an amount" });
   if (amount > refundable) issues.push({ path: "$.amount", message: `at most ${refundable} can still be refunded` });
@@ -118,6 +118,7 @@ export function applyAdjustment(
       line_items: lineItems,
       adjustments: [...order.adjustments, adjustment],
       ...(byLine?.ok ? { returned_units: byLine.value.returned, restocked_units: byLine.value.restocked } : {}),
+      ...(cancel && order.returned_units ? { returned_units: stillReturned(order.returned_units, lineItems) } : {}),
       ...(releases ? { capture: { status: "released" as const } } : {}),
     },
     adjustmentId: adjustment.id,
@@ -148,20 +149,32 @@ function reduce(line: OrderLine, lines: readonly LineCount[]): OrderLine {
 
 /**
  * A cancellation without an amount: all that is left when the whole order goes (shipping and
- * tax included), otherwise the canceled units' share of each line's total, rounded down.
+ * tax included), otherwise the canceled units' share of each line's total, rounded down. Units
+ * a refund by line already paid back (`returned_units`: refunded, still on the order) are not
+ * paid again: a line's active units carry money only beyond those.
  */
-function cancelRefund(
-  before: readonly OrderLine[],
-  lines: readonly LineCount[],
-  everything: boolean,
-  refundable: number,
-): number {
+function cancelRefund(order: OrderState, lines: readonly LineCount[], everything: boolean, refundable: number): number {
   if (everything) return refundable;
   const share = lines.reduce((sum, ref) => {
-    const line = before.find((l) => l.id === ref.id);
+    const line = order.line_items.find((l) => l.id === ref.id);
     if (!line || line.quantity.original === 0) return sum;
+    const paidBack = order.returned_units?.[line.id] ?? 0;
+    const units = Math.min(-ref.quantity, Math.max(0, line.quantity.total - paidBack));
     const lineTotal = totalOf(line.totals) || line.item.price * line.quantity.original;
-    return sum + Math.floor((lineTotal * -ref.quantity) / line.quantity.original);
+    return sum + Math.floor((lineTotal * units) / line.quantity.original);
   }, 0);
   return Math.min(share, refundable);
+}
+
+/** After a cancellation: a line never counts more refunded units than it still has. */
+function stillReturned(
+  returned: Readonly<Record<string, number>>,
+  after: readonly OrderLine[],
+): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(returned).map(([id, units]) => {
+      const total = after.find((l) => l.id === id)?.quantity.total ?? 0;
+      return [id, Math.min(units, total)];
+    }),
+  );
 }
