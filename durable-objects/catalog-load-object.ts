@@ -19,11 +19,19 @@ import {
   uploadPartKey,
   WRITE_BATCH_PER_STEP,
 } from "../src/catalog/catalog-job";
-import { keysUnder, loadPrefix } from "../src/catalog/catalog-keys";
+import { keysUnder, LOAD_KEY_PREFIX, loadPrefix } from "../src/catalog/catalog-keys";
 import { indexParts } from "../src/catalog/catalog-load";
 import { resetCatalogCache } from "../src/catalog/kv-catalog";
 import { type CatalogManifest, KV_KEYS } from "../src/catalog/kv-layout";
 import { servedProduct } from "../src/catalog/merchant-catalog";
+import type { IndexableProduct } from "../src/catalog/search-index";
+import {
+  createSearchTables,
+  dropTablesSql,
+  finishSearchTables,
+  searchRows,
+  writeSearchRows,
+} from "../src/catalog/search-tables";
 import { type JobRow, problemRows, SCHEMA, viewOf } from "./catalog-load/jobs-sql";
 import { transaction } from "./shared/schema";
 
@@ -258,6 +266,8 @@ export class CatalogLoadObject extends DurableObject<Env> {
       [...parts.map((value, i) => ({ key: keys.indexPart(i), value })), { key: keys.stock, value: catalog.stock }],
       (p) => this.kv.put(p.key, p.value),
     );
+    // The load's D1 search tables (issue 28), filled a batch per step beside the documents.
+    await createSearchTables(this.env.CATALOG_DB, job.id, new Date());
     this.#update(job.id, {
       phase: "writing",
       products: catalog.products,
@@ -281,6 +291,11 @@ export class CatalogLoadObject extends DurableObject<Env> {
     if (rows.length === 0) return this.#switch(job);
     const keys = keysUnder(loadPrefix(job.id));
     await inGroups(rows, (r) => this.kv.put(keys.product(r.id), r.doc));
+    await writeSearchRows(
+      this.env.CATALOG_DB,
+      job.id,
+      rows.map((r) => searchRows(r.seq - 1, JSON.parse(r.doc) as IndexableProduct)),
+    );
     const last = rows[rows.length - 1]?.seq ?? job.cursor;
     transaction(this.ctx.storage, () => {
       this.#sql.exec("DELETE FROM staged WHERE job = ? AND seq <= ?", job.id, last);
@@ -298,6 +313,7 @@ export class CatalogLoadObject extends DurableObject<Env> {
       servedAt = Date.now();
       this.#update(job.id, { clean_prefix: old === prefix ? null : old, served_at: servedAt });
     }
+    await finishSearchTables(this.env.CATALOG_DB, job.id, job.products);
     const manifest: CatalogManifest = {
       version: job.version ?? "",
       currency: job.currency,
@@ -305,6 +321,7 @@ export class CatalogLoadObject extends DurableObject<Env> {
       loaded_at: new Date(servedAt).toISOString(),
       index_parts: job.index_parts,
       keys: prefix,
+      search: job.id,
     };
     await this.kv.put(KV_KEYS.manifest, JSON.stringify(manifest));
     resetCatalogCache();
@@ -328,6 +345,11 @@ export class CatalogLoadObject extends DurableObject<Env> {
       return;
     }
     await this.kv.delete(keys.stock);
+    // Its search tables last: the key of a load's tables is its id (loadPrefix(id)).
+    if (target.startsWith(LOAD_KEY_PREFIX)) {
+      const key = target.slice(LOAD_KEY_PREFIX.length, -1);
+      await this.env.CATALOG_DB.batch(dropTablesSql(key).map((statement) => this.env.CATALOG_DB.prepare(statement)));
+    }
     return this.#finish(job);
   }
 

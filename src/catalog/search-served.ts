@@ -47,6 +47,31 @@ export function fractionDigits(currency: string): number {
   }
 }
 
+/**
+ * The page from D1 when the served manifest names search tables; undefined when it does not
+ * (the caller searches the KV index). Tables dropped under an isolate's cached manifest (a
+ * version collected while this isolate still served it) mean a newer manifest: read it, once.
+ */
+export async function searchServed(
+  kv: KVNamespace,
+  db: D1Database,
+  now: number,
+  plan: SearchPlan,
+  origin: string,
+): Promise<SearchPage | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    const manifest = await servedManifest(kv, now);
+    const key = manifest?.search;
+    if (!manifest || !key) return undefined;
+    try {
+      return await runD1Search(kv, db, { ...manifest, search: key }, plan, origin);
+    } catch (e) {
+      if (attempt > 0 || !/no such table/.test(String(e))) throw e;
+      manifestCache = undefined;
+    }
+  }
+}
+
 export async function runD1Search(
   kv: KVNamespace,
   db: D1Database,

@@ -48,10 +48,10 @@ export function createTablesSql(key: string): string[] {
 export function finishTablesSql(key: string): string[] {
   const t = (name: Parameters<typeof searchTable>[1]) => searchTable(key, name);
   return [
-    `CREATE UNIQUE INDEX ${t("doc")}_id ON ${t("doc")} (id)`,
-    `CREATE INDEX ${t("doc")}_handle ON ${t("doc")} (handle)`,
-    `CREATE INDEX ${t("var")}_id ON ${t("var")} (id)`,
-    `CREATE INDEX ${t("var")}_sku ON ${t("var")} (sku)`,
+    `CREATE UNIQUE INDEX IF NOT EXISTS ${t("doc")}_id ON ${t("doc")} (id)`,
+    `CREATE INDEX IF NOT EXISTS ${t("doc")}_handle ON ${t("doc")} (handle)`,
+    `CREATE INDEX IF NOT EXISTS ${t("var")}_id ON ${t("var")} (id)`,
+    `CREATE INDEX IF NOT EXISTS ${t("var")}_sku ON ${t("var")} (sku)`,
     "ANALYZE",
   ];
 }
@@ -122,9 +122,18 @@ export function insertSql(key: string, rows: readonly SearchRows[]): Array<{ sta
 /** Products per insert batch: four statements whose JSON stays well under D1's 2 MB per value. */
 export const SEARCH_BATCH = 1_000;
 
-/** Runs a batch's statements in one D1 batch (one transaction). */
+/**
+ * Runs a batch's statements in one D1 batch (one transaction), once: a batch retried after it
+ * was written (a step that failed after D1 answered) finds its first document and stops.
+ */
 export async function writeSearchRows(db: D1Database, key: string, rows: readonly SearchRows[]): Promise<void> {
-  if (rows.length === 0) return;
+  const first = rows[0]?.doc[0];
+  if (first === undefined) return;
+  const written = await db
+    .prepare(`SELECT 1 AS hit FROM ${searchTable(key, "doc")} WHERE doc = ?`)
+    .bind(first)
+    .first();
+  if (written) return;
   await db.batch(insertSql(key, rows).map(({ statement, param }) => db.prepare(statement).bind(param)));
 }
 

@@ -16,7 +16,7 @@ import { runLookup } from "../catalog/lookup";
 import { productDetail } from "../catalog/product-detail";
 import { planSearch, runSearch, toVariantFilter } from "../catalog/search";
 import { variantPasses } from "../catalog/search-engine";
-import { runD1Search, servedManifest } from "../catalog/search-served";
+import { searchServed } from "../catalog/search-served";
 import { err, ok } from "../lib/result";
 import { CAPABILITY } from "../ucp/capabilities";
 import { invalidParams } from "../ucp/errors";
@@ -36,23 +36,9 @@ export const searchCatalog = defineTool({
     const plan = planSearch(catalog, ctx.config.currency);
     if (!plan.ok) return err(invalidParams(plan.error.message, { path: plan.error.path }));
     // A catalog with D1 search tables is searched there, holding nothing of it in the isolate.
-    const manifest = await servedManifest(ctx.env.CATALOG, ctx.now);
-    const searchKey = manifest?.search;
     const page =
-      manifest && searchKey
-        ? await runD1Search(
-            ctx.env.CATALOG,
-            ctx.env.CATALOG_DB,
-            { ...manifest, search: searchKey },
-            plan.value,
-            ctx.config.origin,
-          )
-        : await runSearch(
-            ctx.env.CATALOG,
-            await currentCatalog(ctx.env.CATALOG, ctx.now),
-            plan.value,
-            ctx.config.origin,
-          );
+      (await searchServed(ctx.env.CATALOG, ctx.env.CATALOG_DB, ctx.now, plan.value, ctx.config.origin)) ??
+      (await runSearch(ctx.env.CATALOG, await currentCatalog(ctx.env.CATALOG, ctx.now), plan.value, ctx.config.origin));
     return ok({
       ucp: ctx.envelope(),
       products: page.products,

@@ -47,6 +47,14 @@ async function lookup(ids: string[]): Promise<string[]> {
   return ((reply.body.result.structuredContent.products ?? []) as Array<{ id: string }>).map((p) => p.id);
 }
 
+/** Rows in a load's D1 search documents table; undefined when it has none (never written, or dropped). */
+async function searchRowsOf(key: string): Promise<number | undefined> {
+  const table = `s_${key}_doc`;
+  const exists = await env.CATALOG_DB.prepare("SELECT 1 AS hit FROM sqlite_master WHERE name = ?").bind(table).first();
+  if (!exists) return undefined;
+  return (await env.CATALOG_DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())?.n;
+}
+
 /** Every key of the namespace (the test's KV is small enough to list). */
 async function allKeys(prefix = ""): Promise<string[]> {
   const keys: string[] = [];
@@ -156,6 +164,7 @@ describe("a load whose writes fail", () => {
     expect((await postForm(html, `${page}/discard`, {}, browser)).status).toBe(303);
     expect((await runLoad(id, ["discarded"]))?.phase).toBe("discarded");
     expect(await allKeys(`load:${id}:`)).toEqual([]);
+    expect(await searchRowsOf(id)).toBeUndefined();
     expect(await lookup(["prod_n10001"])).toEqual(before);
   });
 });
@@ -169,9 +178,16 @@ describe("the switch", () => {
     expect((await loadStatus(id))?.written).toBe(1_000);
     expect(await lookup(["prod_n10001", "prod_n30001"]), "old served, new not").toEqual(["prod_n10001"]);
     expect(await found("Ridge")).not.toContain("prod_n30001");
+    expect(await found("30001"), "its search rows are written, not served").toEqual([]);
+    expect(await searchRowsOf(id)).toBe(1_000);
+    const replaced = (await env.CATALOG.get<{ search?: string }>("catalog:manifest", "json"))?.search;
     kv.release();
     expect((await runLoad(id))?.phase).toBe("done");
     expect(await lookup(["prod_n10001", "prod_n30001"])).toEqual(["prod_n30001"]);
+    // Search switched with the documents, and the replaced load's search tables were dropped.
+    expect(await found("30001")).toEqual(["prod_n30001"]);
+    expect(await searchRowsOf(id)).toBe(1_100);
+    if (replaced) expect(await searchRowsOf(replaced)).toBeUndefined();
     const left = await allKeys("load:");
     expect(left.every((k) => k.startsWith(`load:${id}:`))).toBe(true);
     expect(left.length).toBe(1_100 + 2); // documents, one index part, the stock map
