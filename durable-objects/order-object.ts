@@ -67,46 +67,28 @@ import {
   webhookRetry,
   webhooksDeadline,
 } from "./order/webhooks";
-import {
-  type IdempotencyInput,
-  LEDGER_SCHEMA,
-  priorAnswer,
-  pruneLedger,
-  recordLedger,
-  restateAnswer,
-} from "./shared/idempotency";
+import { type IdempotencyInput, ledgerDeadline, restateAnswer } from "./shared/idempotency";
+import { ledgerTable, ObjectStore, tables } from "./shared/kernel";
 import type { ObjectReply } from "./shared/object-reply";
-import { ensureTables, hasTable, transaction } from "./shared/schema";
 
-const ORDER_SCHEMA = "CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
-// Orders placed before the outbox existed have only `orders`: their first change adds the rest.
-const TABLES = [
-  ORDER_SCHEMA,
-  OUTBOX_SCHEMA,
-  EFFECTS_SCHEMA,
-  RELEASE_LINES_SCHEMA,
-  CAPTURES_SCHEMA,
-  LEDGER_SCHEMA,
-  WEBHOOKS_SCHEMA,
-  DELIVERIES_SCHEMA,
-  INDEX_FEED_SCHEMA,
-];
 /**
- * What a new order needs at once; effects, ledger (and webhooks without a webhook URL) come
- * with its first change (#transact), as for orders placed before they existed. The outbox
- * is always there: the alarm runs only for orders that have one.
+ * The order's stored layout, step by step (shared/kernel.ts). Orders placed before the
+ * version row had `orders` and some of the rest (the outbox came later, then effects,
+ * webhooks, the index feed, captures, release lines): step 1 makes whatever is missing.
  */
-function creationTables(order: OrderState): ReadonlyArray<readonly [name: string, schema: string]> {
-  const tables: Array<readonly [string, string]> = [
-    ["orders", ORDER_SCHEMA],
-    ["outbox", OUTBOX_SCHEMA],
-    ["index_feed", INDEX_FEED_SCHEMA],
-  ];
-  if (order.webhook_url) tables.push(["webhooks", WEBHOOKS_SCHEMA], ["webhook_deliveries", DELIVERIES_SCHEMA]);
-  return tables;
-}
-/** `#known`'s note that every table in TABLES exists. */
-const ALL = "*";
+const MIGRATIONS = [
+  tables(1, "the order, its outbox, effects, captures, webhooks and index feed", [
+    "CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, state TEXT NOT NULL)",
+    OUTBOX_SCHEMA,
+    EFFECTS_SCHEMA,
+    RELEASE_LINES_SCHEMA,
+    CAPTURES_SCHEMA,
+    WEBHOOKS_SCHEMA,
+    DELIVERIES_SCHEMA,
+    INDEX_FEED_SCHEMA,
+  ]),
+  ledgerTable(2),
+];
 /** A new order's safety-net alarm: its due work normally runs right after creation (#afterCreate). */
 const AFTER_CREATE_ALARM_MS = 30_000;
 const isDue = (deadline: number | undefined): boolean => deadline !== undefined && deadline <= Date.now();
@@ -163,26 +145,13 @@ type Applied = {
 };
 
 export class OrderObject extends DurableObject<Env> {
-  /**
-   * Tables known to exist in this instance's storage, so a request pays for no `CREATE TABLE
-   * IF NOT EXISTS` or sqlite_master lookup it already did (issue 14): a name seen in
-   * sqlite_master, or ALL once the transaction that ran TABLES committed (a rolled-back one
-   * notes nothing). The order never drops a table, so nothing has to forget.
-   */
-  readonly #known = new Set<string>();
+  readonly #store = new ObjectStore(this.ctx.storage, MIGRATIONS);
 
   /** Stores the order unless it exists already (a retried completion makes no second order),
    * and queues the buyer's confirmation in the same transaction. */
   async create(order: OrderState): Promise<{ created: boolean }> {
     const now = Date.now();
-    const tables = creationTables(order);
-    const ensure = !this.#known.has(ALL);
-    const outcome = transaction(this.ctx.storage, () => {
-      if (ensure)
-        ensureTables(
-          this.ctx.storage.sql,
-          tables.map(([, schema]) => schema),
-        );
+    const outcome = this.#store.transaction(() => {
       if (this.#load()) return { created: false };
       this.#save(order);
       this.#announce(order, "order.created", now);
@@ -193,10 +162,8 @@ export class OrderObject extends DurableObject<Env> {
       }
       return { created: true };
     });
-    for (const [name] of tables) this.#known.add(name);
     if (!outcome.created) {
-      // A retried completion on an order that may have any rows due: every table, every deadline.
-      this.#transact(() => undefined);
+      // A retried completion on an order that may have any rows due: every deadline.
       await this.#arm();
       this.ctx.waitUntil(this.#sendIndex().then(() => this.#arm()));
       return outcome;
@@ -218,7 +185,7 @@ export class OrderObject extends DurableObject<Env> {
    * Writes nothing.
    */
   async read(owner: string, envelope: unknown, handoff = false): Promise<ObjectReply> {
-    const order = this.#has("orders") ? this.#load() : undefined;
+    const order = this.#store.read(undefined, () => this.#load());
     if (!order) return { kind: "not_found" };
     if (!handoff && order.owner !== owner) return { kind: "not_owner" };
     return { kind: "ok", body: JSON.stringify(orderPayload(order, envelope)) };
@@ -229,21 +196,18 @@ export class OrderObject extends DurableObject<Env> {
    * may say an email was sent only when one was. Writes nothing; no order: none.
    */
   async confirmationEmail(): Promise<"sent" | "failed" | "pending" | "none"> {
-    return this.#has("outbox") ? messageState(this.ctx.storage.sql, ORDER_CONFIRMATION) : "none";
+    return this.#store.read("none", (sql) => messageState(sql, ORDER_CONFIRMATION));
   }
 
   /** The order's latest index entry and version, for the index's rebuild (none: no order here). */
   async indexState(): Promise<{ entry: OrderIndexEntry; version: number } | undefined> {
-    const sql = this.ctx.storage.sql;
-    if (!this.#has("orders")) return undefined;
-    if (this.#has("index_feed")) {
+    return this.#store.read(undefined, (sql) => {
       const fed = fedEntry(sql);
       if (fed) return fed;
-    }
-    // An order from before the feed: version 0, so anything it feeds later wins.
-    const order = this.#load();
-    const webhooks = this.#has("webhook_deliveries") ? webhookFailures(sql) : { failures: 0, lastFailureAt: null };
-    return order ? { entry: indexEntry(order, webhooks), version: 0 } : undefined;
+      // An order from before the feed: version 0, so anything it feeds later wins.
+      const order = this.#load();
+      return order ? { entry: indexEntry(order, webhookFailures(sql)), version: 0 } : undefined;
+    });
   }
 
   /** Appends a fulfillment event (merchant admin). */
@@ -280,21 +244,25 @@ export class OrderObject extends DurableObject<Env> {
 
   /** The webhook delivery log: every event and each attempt (merchant admin, tests). */
   async webhooks(): Promise<ReturnType<typeof webhookLog>> {
-    return this.#has("webhooks") ? webhookLog(this.ctx.storage.sql) : [];
+    return this.#store.read([], (sql) => webhookLog(sql));
   }
 
   /** The order for the merchant's console and admin API (not UCP: merchant-side facts included). Writes nothing. */
   async merchantView(envelope: unknown): Promise<MerchantOrderView | undefined> {
-    const sql = this.ctx.storage.sql;
-    const order = this.#has("orders") ? this.#load() : undefined;
-    if (!order) return undefined;
+    return this.#store.read(undefined, (sql) => {
+      const order = this.#load();
+      return order ? this.#merchantView(order, envelope, webhookLog(sql)) : undefined;
+    });
+  }
+
+  #merchantView(order: OrderState, envelope: unknown, webhooks: MerchantOrderView["webhooks"]): MerchantOrderView {
     return {
       order: orderPayload(order, envelope),
       status: orderStatus(order),
       created_at: order.created_at,
       buyer_email: order.buyer_email ?? null,
       platform: order.owner,
-      webhooks: this.#has("webhooks") ? webhookLog(sql) : [],
+      webhooks,
       charge_id: order.charge_id ?? null,
       processor_refunds: order.processor_refunds ?? [],
       disputes: order.disputes ?? [],
@@ -311,8 +279,8 @@ export class OrderObject extends DurableObject<Env> {
   /** Sends every undelivered webhook now (the merchant's "retry now"); the delivery log after. */
   async retryWebhooks(): Promise<ReturnType<typeof webhookLog> | undefined> {
     const sql = this.ctx.storage.sql;
-    if (!this.#has("orders") || !this.#load()) return undefined;
-    this.#transact(() => reopenWebhooks(sql, Date.now()));
+    if (!this.#store.read(undefined, () => this.#load())) return undefined;
+    this.#store.transaction(() => reopenWebhooks(sql, Date.now()));
     await this.#deliverWebhooks();
     await this.#sendIndex();
     await this.#arm();
@@ -321,23 +289,24 @@ export class OrderObject extends DurableObject<Env> {
 
   /** The notification outbox, read-only (tests and support). */
   async outbox(): Promise<OutboxRow[]> {
-    return this.#has("outbox") ? outboxRows(this.ctx.storage.sql) : [];
+    return this.#store.read([], (sql) => outboxRows(sql));
   }
 
   /** Delivers due notifications and effects, then re-arms. Alarms are at-least-once: rows
    * already sent or done are never due again, so a repeat run does nothing twice. */
   override async alarm(): Promise<void> {
-    const sql = this.ctx.storage.sql;
-    if (!this.#has("outbox")) return;
-    // Orders from before webhooks existed gain the tables here, before anything reads them.
-    if (!this.#known.has(ALL)) this.#transact(() => undefined);
+    // Nothing queued and no ledger (an order from before the outbox): nothing runs, nothing is written.
+    const idle = (sql: SqlStorage) => orderDeadline(sql) === undefined && ledgerDeadline(sql) === undefined;
+    if (this.#store.read(true, idle)) return;
+    // Orders from before a table existed gain it here, before anything reads it.
+    this.#store.transaction(() => undefined);
     const now = Date.now();
     await this.#notify(this.#load(), now);
     await this.#settle();
     await this.#capture();
     await this.#deliverWebhooks();
     await this.#sendIndex();
-    pruneLedger(sql, now);
+    this.#store.pruneLedger(now);
     await this.#arm();
   }
 
@@ -371,12 +340,11 @@ export class OrderObject extends DurableObject<Env> {
     apply: (order: OrderState, now: number) => Result<Applied, Issue[]>,
   ): Promise<ChangeReply> {
     const sql = this.ctx.storage.sql;
-    if (!this.#has("orders")) return { kind: "not_found" };
+    if (!this.#store.exists()) return { kind: "not_found" };
     const now = Date.now();
     const { idempotency } = change;
-    const reply = this.#transact((): ChangeReply & { fresh?: true } => {
-      const prior = priorAnswer(sql, idempotency, now);
-      if (prior) return prior;
+    const options = { now, ...(idempotency ? { idempotency } : {}) };
+    const reply = this.#store.mutate(options, (): ChangeReply | { kind: "ok"; body: string; fresh: true } => {
       const order = this.#load();
       if (!order) return { kind: "not_found" };
       const next = apply(order, now);
@@ -392,13 +360,12 @@ export class OrderObject extends DurableObject<Env> {
         if (next.value.capture)
           queueCapture(sql, next.value.order.id, next.value.capture.chargeId, next.value.capture.amount, now);
       }
+      // Recorded with the change (by the kernel), so a retry arriving while the effects below run replays it.
       const body = this.#answer(next.value.order, change.envelope);
-      // Recorded with the change, so a retry arriving while the effects below run replays it.
-      if (idempotency) recordLedger(sql, idempotency, body, now);
       return fresh ? { kind: "ok", body, fresh: true } : { kind: "ok", body };
     });
     // Outside the transaction: refund and release (a replay leaves leftovers to the alarm).
-    if (reply.kind !== "ok" || !reply.fresh) return reply;
+    if (reply.kind !== "ok" || !("fresh" in reply)) return reply;
     const orderId = this.#load()?.id;
     if (orderId) logOrderEvent(orderId, logged.event, { type: logged.type });
     let body = reply.body;
@@ -423,7 +390,7 @@ export class OrderObject extends DurableObject<Env> {
     if (!isDue(effectsDeadline(this.ctx.storage.sql))) return;
     const touched = await runDueEffects(this.ctx.storage.sql, this.#ports(), Date.now());
     if (touched.size === 0) return;
-    transaction(this.ctx.storage, () => {
+    this.#store.transaction(() => {
       let order = this.#load();
       if (!order) return;
       for (const id of touched) order = settleAdjustment(order, id, effectsStatus(this.ctx.storage.sql, id));
@@ -440,7 +407,7 @@ export class OrderObject extends DurableObject<Env> {
    */
   async #capture(): Promise<void> {
     const sql = this.ctx.storage.sql;
-    if (!this.#has("captures") || !isDue(capturesDeadline(sql))) return;
+    if (!isDue(this.#store.read(undefined, capturesDeadline))) return;
     const processor = processorFor(merchantConfig(this.env));
     const outcome = await runDueCapture(
       sql,
@@ -452,7 +419,7 @@ export class OrderObject extends DurableObject<Env> {
       Date.now(),
     );
     if (!outcome) return;
-    transaction(this.ctx.storage, () => {
+    this.#store.transaction(() => {
       const order = this.#load();
       if (order) this.#save(settleCapture(order, outcome, Date.now()));
     });
@@ -494,7 +461,7 @@ export class OrderObject extends DurableObject<Env> {
     };
     await deliverWebhooks(this.ctx.storage.sql, post, retry, Date.now);
     // Delivery outcomes are index facts too (the dashboard's webhook failures).
-    transaction(this.ctx.storage, () => {
+    this.#store.transaction(() => {
       const order = this.#load();
       if (order) this.#feed(order, Date.now());
     });
@@ -566,28 +533,6 @@ export class OrderObject extends DurableObject<Env> {
 
   /** One alarm at the earliest due notification, effect, webhook, feed or ledger expiry; none when idle. */
   async #arm(): Promise<void> {
-    const next = orderDeadline(this.ctx.storage.sql, (table) => this.#known.has(ALL) || this.#known.has(table));
-    // Past deadlines (a retry long overdue) mean "now": setAlarm refuses times <= 0.
-    if (next !== undefined) await this.ctx.storage.setAlarm(Math.max(next, Date.now()));
-    else await this.ctx.storage.deleteAlarm();
-  }
-
-  /** A transaction with every table present (orders from before a table existed gain it here). */
-  #transact<T>(body: () => T): T {
-    const ensure = !this.#known.has(ALL);
-    const result = transaction(this.ctx.storage, () => {
-      if (ensure) ensureTables(this.ctx.storage.sql, TABLES);
-      return body();
-    });
-    this.#known.add(ALL);
-    return result;
-  }
-
-  /** Called outside transactions only: a table seen inside one that then rolls back would be noted wrongly. */
-  #has(table: string): boolean {
-    if (this.#known.has(ALL) || this.#known.has(table)) return true;
-    const exists = hasTable(this.ctx.storage.sql, table);
-    if (exists) this.#known.add(table);
-    return exists;
+    await this.#store.arm([this.#store.read(undefined, (sql) => orderDeadline(sql))], "keep");
   }
 }

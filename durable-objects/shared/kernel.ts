@@ -11,7 +11,8 @@
  * it wrote (test/do/kernel-migrations.test.ts).
  *
  * Nothing is written for a read: an id only ever read (unknown, expired, junk) leaves no
- * storage behind. A read of an older layout migrates first (the object has state already).
+ * storage behind, and a read of an older layout sees it migrated in a transaction that
+ * rolls back (ObjectStore.read); the object's first change migrates it for good.
  * What is stored is learnt once per instance (one sqlite_master query), forgotten when a
  * transaction rolls back or the storage is deleted.
  */
@@ -57,8 +58,14 @@ const VERSION_SCHEMA = `CREATE TABLE IF NOT EXISTS schema_version (
   version INTEGER NOT NULL
 )`;
 
+/** Thrown to roll back a read's migration (ObjectStore.read). */
+const ROLLBACK = Symbol("rollback");
+
 /** `absent`: nothing stored; otherwise the layout version stored (0: written before the row). */
 type Stored = { kind: "absent" } | { kind: "at"; version: number };
+
+/** What the kernel itself answers a change: a replay, a conflict, or not_found for a caller it may not act for. */
+type KernelAnswer = Exclude<ObjectReply, { kind: "not_owner" }>;
 
 export interface MutationOptions {
   readonly now: number;
@@ -89,17 +96,32 @@ export class ObjectStore {
     return this.storage.sql;
   }
 
-  /** Whether the object has any state; an object that has some is at the latest layout after this. */
+  /** Whether the object has any state (of any layout). Writes nothing. */
   exists(): boolean {
-    const stored = this.#read();
-    if (stored.kind === "absent") return false;
-    if (stored.version < this.#latest) this.transaction(() => undefined);
-    return true;
+    return this.#read().kind === "at";
   }
 
-  /** A read: `empty` when nothing is stored (and nothing written); else `body` on the latest layout. */
+  /**
+   * A read: `empty` when nothing is stored; else `body` on the latest layout. A read writes
+   * nothing, so an object of an older layout is read in a transaction that migrates it and
+   * rolls back: the body sees every table (the ones an older build never made are empty),
+   * and the object's first change migrates it for good.
+   */
   read<T>(empty: T, body: (sql: SqlStorage) => T): T {
-    return this.exists() ? body(this.sql) : empty;
+    const stored = this.#read();
+    if (stored.kind === "absent") return empty;
+    if (stored.version >= this.#latest) return body(this.sql);
+    let result: { value: T } | undefined;
+    try {
+      this.storage.transactionSync(() => {
+        this.#steps(stored.version);
+        result = { value: body(this.sql) };
+        throw ROLLBACK;
+      });
+    } catch (e) {
+      if (e !== ROLLBACK) throw e;
+    }
+    return (result as { value: T }).value;
   }
 
   /** One synchronous transaction on the latest layout (migrating first, creating on first write). */
@@ -120,14 +142,18 @@ export class ObjectStore {
    * act for is answered `not_found`, shared/owner.ts), the ledger (a repeated key replays its
    * answer, a reused one is a conflict), the domain step, and the ledger record of an `ok`.
    */
-  mutate(options: MutationOptions, step: (sql: SqlStorage) => ObjectReply): ObjectReply {
-    return this.transaction((sql) => {
+  mutate<R extends { readonly kind: string } = ObjectReply>(
+    options: MutationOptions,
+    step: (sql: SqlStorage) => R,
+  ): R | KernelAnswer {
+    return this.transaction((sql): R | KernelAnswer => {
       options.before?.(sql);
       if (options.caller !== undefined && !mayAct(sql, options.caller)) return { kind: "not_found" };
       const prior = priorAnswer(sql, options.idempotency, options.now);
       if (prior) return prior;
       const reply = step(sql);
-      if (reply.kind === "ok" && options.idempotency) recordLedger(sql, options.idempotency, reply.body, options.now);
+      if (reply.kind === "ok" && "body" in reply && typeof reply.body === "string" && options.idempotency)
+        recordLedger(sql, options.idempotency, reply.body, options.now);
       return reply;
     });
   }
@@ -138,8 +164,7 @@ export class ObjectStore {
    * only the alarm.
    */
   async arm(deadlines: ReadonlyArray<number | undefined>, idle: "delete" | "keep"): Promise<void> {
-    const stored = this.#read();
-    const ledger = this.#ledger && stored.kind === "at" ? ledgerDeadline(this.sql) : undefined;
+    const ledger = this.#ledger ? this.read(undefined, (sql) => ledgerDeadline(sql)) : undefined;
     const due = [...deadlines, ledger].filter((d): d is number => d !== undefined);
     if (due.length > 0) {
       // Past deadlines (a retry long overdue) mean "now": setAlarm refuses times <= 0.
@@ -187,12 +212,16 @@ export class ObjectStore {
     const stored = this.#read();
     const from = stored.kind === "at" ? stored.version : 0;
     if (from >= this.#latest) return;
-    this.sql.exec(VERSION_SCHEMA);
-    for (const m of this.migrations.slice(from)) m.up(this.sql);
+    this.#steps(from);
     this.sql.exec(
       "INSERT INTO schema_version (slot, version) VALUES (1, ?) ON CONFLICT (slot) DO UPDATE SET version = excluded.version",
       this.#latest,
     );
     this.#stored = { kind: "at", version: this.#latest };
+  }
+
+  #steps(from: number): void {
+    this.sql.exec(VERSION_SCHEMA);
+    for (const m of this.migrations.slice(from)) m.up(this.sql);
   }
 }

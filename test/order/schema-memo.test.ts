@@ -23,6 +23,20 @@ import { ORDER_ONLY_ENVELOPE } from "../../src/order/merchant-envelope";
 import type { OrderState } from "../../src/order/order-state";
 import { orderStub, placeOrder } from "./order-helpers";
 
+/** Every table of the order's layout, schema_version included (durable-objects/shared/kernel.ts, issue 27). */
+const LAYOUT = [
+  "captures",
+  "effects",
+  "index_feed",
+  "ledger",
+  "orders",
+  "outbox",
+  "release_lines",
+  "schema_version",
+  "webhook_deliveries",
+  "webhooks",
+].sort();
+
 const fresh = () => env.ORDER.getByName(`t-${crypto.randomUUID()}`) as DurableObjectStub<OrderObject>;
 
 const tables = (stub: DurableObjectStub<OrderObject>) =>
@@ -66,19 +80,7 @@ describe("an order from before the outbox (only `orders`)", () => {
       envelope: ORDER_ONLY_ENVELOPE,
     });
     expect(shipped.kind).toBe("ok");
-    expect(await tables(stub)).toEqual(
-      [
-        "captures",
-        "effects",
-        "index_feed",
-        "ledger",
-        "orders",
-        "outbox",
-        "release_lines",
-        "webhook_deliveries",
-        "webhooks",
-      ].sort(),
-    );
+    expect(await tables(stub)).toEqual(LAYOUT);
     expect((await stub.indexState())?.entry.status).toBe("shipped");
     await runDurableObjectAlarm(stub);
     expect((await stub.indexState())?.version).toBeGreaterThan(0);
@@ -86,7 +88,9 @@ describe("an order from before the outbox (only `orders`)", () => {
 });
 
 describe("a new order's tables", () => {
-  it("are only what creation writes; the first change adds the rest, and the deadline sees them", async () => {
+  // Issue 27: the kernel makes an order's whole layout in its one migration at creation (before,
+  // creation made only index_feed, orders and outbox, and the first change the rest).
+  it("are the whole layout from creation; a change keeps it, and the deadline sees the ledger", async () => {
     const { orderId } = await placeOrder([{ id: "item_123", quantity: 1 }]);
     const order = await runInDurableObject(orderStub(orderId), (_o: OrderObject, state) =>
       JSON.parse(state.storage.sql.exec<{ state: string }>("SELECT state FROM orders").one().state),
@@ -94,7 +98,7 @@ describe("a new order's tables", () => {
     const stub = fresh();
     const copy: OrderState = { ...order, id: `ord_new${crypto.randomUUID().slice(0, 8)}`, webhook_url: undefined };
     expect(await stub.create(copy)).toEqual({ created: true });
-    expect(await tables(stub)).toEqual(["index_feed", "orders", "outbox"]);
+    expect(await tables(stub)).toEqual(LAYOUT);
     expect(await stub.webhooks()).toEqual([]);
     // A retried create changes nothing and answers the same.
     expect(await stub.create(copy)).toEqual({ created: false });
@@ -105,19 +109,7 @@ describe("a new order's tables", () => {
       envelope: ORDER_ONLY_ENVELOPE,
     });
     expect(shipped.kind).toBe("ok");
-    expect(await tables(stub)).toEqual(
-      [
-        "captures",
-        "effects",
-        "index_feed",
-        "ledger",
-        "orders",
-        "outbox",
-        "release_lines",
-        "webhook_deliveries",
-        "webhooks",
-      ].sort(),
-    );
+    expect(await tables(stub)).toEqual(LAYOUT);
     // The ledger entry's expiry is what the alarm waits for now.
     const alarm = await runInDurableObject(stub, (_o: OrderObject, state) => state.storage.getAlarm());
     const created = await runInDurableObject(
