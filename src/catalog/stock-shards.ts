@@ -111,19 +111,21 @@ async function abandon(env: Inventory, id: string, shards: readonly string[]): P
 }
 
 /**
- * Returns a reservation's units on every shard of these variants and on the store-wide object,
- * which holds the reservations made before stock was sharded (where it is unknown, not_found
- * is harmless). Released once anywhere is released; a failure throws, for the caller to retry.
+ * Returns a reservation's units on the shards of these variants, which hold every reservation
+ * made since stock was sharded. Only when none of them knows it is the store-wide object asked
+ * (a reservation from before the split): releases (declines, cancellations, refunds) no longer
+ * queue on that one object (issue 27). Released once anywhere is released; a failure throws,
+ * for the caller to retry.
  */
 export async function releaseStock(
   env: Inventory,
   reservationId: string,
   variantIds: readonly string[],
 ): Promise<ReleaseOutcome> {
-  const names = [...byShard([...new Set(variantIds)], (v) => v).keys(), INVENTORY_NAME];
-  const answers = await Promise.all(
-    names.map((name) => callObject(async () => shard(env, name).release(reservationId))),
-  );
+  const names = [...byShard([...new Set(variantIds)], (v) => v).keys()];
+  const release = (name: string) => callObject(async () => shard(env, name).release(reservationId));
+  const answers = await Promise.all(names.map(release));
+  if (answers.every((a) => !a.released && a.reason === "not_found")) answers.push(await release(INVENTORY_NAME));
   if (answers.some((a) => a.released)) return { released: true };
   const spent = answers.some((a) => !a.released && a.reason === "already_released");
   return { released: false, reason: spent ? "already_released" : "not_found" };
