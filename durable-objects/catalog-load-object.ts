@@ -15,6 +15,7 @@ import {
   type JobView,
   running,
   STEP_RETRIES,
+  UPLOAD_PART_BYTES,
   type UploadKind,
   uploadPartKey,
   WRITE_BATCH_PER_STEP,
@@ -94,7 +95,7 @@ export class CatalogLoadObject extends DurableObject<Env> {
       now,
       now,
     );
-    this.#forgetOld();
+    await this.#forgetOld();
     return viewOf(this.#row(job.id) as JobRow);
   }
 
@@ -358,20 +359,22 @@ export class CatalogLoadObject extends DurableObject<Env> {
     await this.#deleteFile(job);
   }
 
-  async #deleteFile(job: JobRow): Promise<void> {
+  async #deleteFile(job: Pick<JobRow, "id" | "parts">): Promise<void> {
     const keys = Array.from({ length: job.parts }, (_, part) => uploadPartKey(job.id, part));
     if (keys.length > 0) await this.env.CATALOG_UPLOADS.delete(keys);
   }
 
-  #forgetOld(): void {
+  async #forgetOld(): Promise<void> {
     const old = this.#sql
-      .exec<{ id: string; phase: string }>(
-        "SELECT id, phase FROM jobs ORDER BY created_at DESC LIMIT -1 OFFSET ?",
+      .exec<{ id: string; phase: string; bytes: number }>(
+        "SELECT id, phase, bytes FROM jobs ORDER BY created_at DESC LIMIT -1 OFFSET ?",
         KEEP_JOBS,
       )
       .toArray()
       .filter((r) => !running(r.phase as JobView["phase"]));
-    for (const { id } of old) {
+    for (const { id, phase, bytes } of old) {
+      // A load never started still holds the parts it received (receivePart takes no more than these).
+      if (phase === "receiving") await this.#deleteFile({ id, parts: Math.ceil(bytes / UPLOAD_PART_BYTES) });
       this.#sql.exec("DELETE FROM problems WHERE job = ?", id);
       this.#sql.exec("DELETE FROM jobs WHERE id = ?", id);
     }

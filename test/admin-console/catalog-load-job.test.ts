@@ -5,10 +5,12 @@
  * shown; a 2,000-product file with 10 bad rows is refused with all 10 named and nothing
  * written; a load whose writes fail pauses, resumes from its cursor and writes nothing twice,
  * or is discarded; while a load writes, readers get the old catalog, then the new one whole;
- * the console's list searches by title, SKU and variant id.
+ * the console's list searches by title, SKU and variant id; R2 holds no part beyond the file's
+ * size, nor the parts of a load forgotten before it started.
  */
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { MAX_PARTS, UPLOAD_PART_BYTES, uploadPartKey } from "../../src/catalog/catalog-job";
 import { KV_KEYS } from "../../src/catalog/kv-layout";
 import {
   controlKv,
@@ -20,7 +22,7 @@ import {
   uploadForm,
   uploadInParts,
 } from "../helpers/catalog-load";
-import { type Browser, formFor, openPage, postForm, signIn } from "../helpers/console";
+import { type Browser, csrfOf, formFor, ORIGIN, openPage, postForm, signIn } from "../helpers/console";
 import { callTool } from "../helpers/mcp";
 import { decodeEntities } from "../helpers/pages";
 
@@ -229,3 +231,50 @@ describe("the console's catalog list", () => {
     expect(formFor(html, "/admin/catalog/upload")).toBeTruthy();
   });
 });
+
+describe("an upload's parts in R2", () => {
+  async function created(bytes: number): Promise<{ id: string; page: string; parts: number; send: SendPart }> {
+    const { html } = await openPage("/admin/catalog", browser);
+    const csrf = csrfOf(html);
+    const headers = { origin: ORIGIN, cookie: browser.cookie ?? "", "cf-connecting-ip": browser.ip ?? "" };
+    const form = new FormData();
+    form.set("_csrf", csrf);
+    form.set("file_name", "parts.csv");
+    form.set("file_size", String(bytes));
+    const res = await exports.default.fetch(`${ORIGIN}/admin/catalog/loads`, { method: "POST", headers, body: form });
+    expect(res.status).toBe(201);
+    const load = (await res.json()) as { id: string; page: string; parts: number };
+    const send: SendPart = (part) =>
+      exports.default.fetch(`${ORIGIN}${load.page}/parts/${part}`, {
+        method: "POST",
+        headers: { ...headers, "x-console-csrf": csrf, "content-length": "4" },
+        body: "a,b\n",
+      });
+    return { ...load, send };
+  }
+  const stored = async (id: string) =>
+    (await env.CATALOG_UPLOADS.list({ prefix: `uploads/${id}/` })).objects.map((o) => o.key);
+
+  it("a part beyond the file's size is refused (4xx) and never stored", async () => {
+    const load = await created(UPLOAD_PART_BYTES + 1);
+    expect(load.parts).toBe(2);
+    expect((await load.send(1)).status).toBe(200);
+    const beyond = await load.send(2);
+    expect(beyond.status).toBe(404);
+    expect(((await beyond.json()) as { message: string }).message).toMatch(/2 parts/);
+    expect((await load.send(MAX_PARTS - 1)).status).toBe(404);
+    expect(await stored(load.id)).toEqual([uploadPartKey(load.id, 1)]);
+  });
+
+  it("an upload never started is forgotten with its parts", async () => {
+    const load = await created(10);
+    expect((await load.send(0)).status).toBe(200);
+    expect(await stored(load.id)).toHaveLength(1);
+    // The object keeps the 20 newest loads; older finished or never started ones are forgotten.
+    for (let i = 0; i < 20; i++) await created(10);
+    expect(await loadStatus(load.id)).toBeNull();
+    expect(await stored(load.id)).toEqual([]);
+  });
+});
+
+type SendPart = (part: number) => Promise<Response>;

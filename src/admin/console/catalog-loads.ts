@@ -112,6 +112,10 @@ export async function receivePart(ctx: ConsoleContext, params: Readonly<Record<s
   const load = await catalogLoads(ctx.env).status(id);
   if (!load) return jsonError(404, "not_found", "No such load.");
   if (load.phase !== "receiving") return jsonError(409, "not_receiving", "This load already has its file.");
+  // Only the parts the file's size makes: start (and cleaning) reads and deletes exactly those.
+  const parts = Math.ceil(load.bytes / UPLOAD_PART_BYTES);
+  if (part >= parts)
+    return jsonError(404, "not_found", `No such part: this file has ${parts} part${parts === 1 ? "" : "s"}.`);
   const bytes = await ctx.request.arrayBuffer();
   await ctx.env.CATALOG_UPLOADS.put(uploadPartKey(id, part), bytes);
   return jsonResponse({ id, part, bytes: bytes.byteLength }, 200, NO_STORE);
