@@ -14,6 +14,7 @@ import { merchantConfig } from "../config";
 import { jsonResponse } from "../lib/http";
 import { isIssuedId } from "../lib/ids";
 import { toJsonPath } from "../lib/json-path";
+import { callObject } from "../lib/object-call";
 import { ORDER_INDEX_NAME } from "../order/index-entry";
 import { type OrderListPage, parseListQuery, type QueryIssue } from "../order/index-query";
 import { ORDER_ONLY_ENVELOPE } from "../order/merchant-envelope";
@@ -59,11 +60,12 @@ async function handleOrderRead(env: AdminEnv, pathname: string, params: URLSearc
     const page = await listOrders(env, params);
     return "issues" in page ? invalid("invalid_input", page.issues) : jsonResponse(page);
   }
-  if (pathname === REBUILD) return jsonResponse(await env.ORDER_INDEX.getByName(ORDER_INDEX_NAME).rebuildStatus());
+  if (pathname === REBUILD)
+    return jsonResponse(await callObject(() => env.ORDER_INDEX.getByName(ORDER_INDEX_NAME).rebuildStatus()));
   const log = WEBHOOK_LOG.exec(pathname)?.[1];
   if (log) {
     if (!(await isIssuedId("ord", merchantConfig(env).idSecret, log))) return orderNotFound();
-    return jsonResponse({ webhooks: await env.ORDER.getByName(log).webhooks() });
+    return jsonResponse({ webhooks: await callObject(() => env.ORDER.getByName(log).webhooks()) });
   }
   const one = ONE_ORDER.exec(pathname)?.[1];
   if (!one) return noRoute(pathname);
@@ -75,23 +77,23 @@ async function handleOrderRead(env: AdminEnv, pathname: string, params: URLSearc
 export async function listOrders(env: Env, params: URLSearchParams): Promise<OrderListPage | { issues: QueryIssue[] }> {
   const parsed = parseListQuery(params);
   if ("issues" in parsed) return parsed;
-  return env.ORDER_INDEX.getByName(ORDER_INDEX_NAME).list(parsed.query);
+  return callObject(() => env.ORDER_INDEX.getByName(ORDER_INDEX_NAME).list(parsed.query));
 }
 
 /** The order as the merchant sees it (buyer, platform, webhook log), or undefined when there is none. */
 export async function orderDetail(env: Env, orderId: string): Promise<MerchantOrderView | undefined> {
   if (!(await isIssuedId("ord", merchantConfig(env).idSecret, orderId))) return undefined;
-  return env.ORDER.getByName(orderId).merchantView(ORDER_ONLY_ENVELOPE);
+  return callObject(() => env.ORDER.getByName(orderId).merchantView(ORDER_ONLY_ENVELOPE));
 }
 
 /** Sends the order's undelivered webhooks now; its delivery log after, or undefined when there is no order. */
 export async function retryWebhooks(env: Env, orderId: string) {
   if (!(await isIssuedId("ord", merchantConfig(env).idSecret, orderId))) return undefined;
-  return env.ORDER.getByName(orderId).retryWebhooks();
+  return callObject(() => env.ORDER.getByName(orderId).retryWebhooks());
 }
 
 export function rebuildIndex(env: Env) {
-  return env.ORDER_INDEX.getByName(ORDER_INDEX_NAME).rebuild();
+  return callObject(() => env.ORDER_INDEX.getByName(ORDER_INDEX_NAME).rebuild());
 }
 
 /**
@@ -106,10 +108,15 @@ export async function changeOrder(
   key: string | null,
 ): Promise<ChangeReply> {
   if (!(await isIssuedId("ord", merchantConfig(env).idSecret, orderId))) return { kind: "not_found" };
-  const stub = env.ORDER.getByName(orderId);
+  // A new stub per try (callObject); each change is keyed, so a retry is as safe as the client's own.
+  const stub = () => env.ORDER.getByName(orderId);
   return op === "events"
-    ? submit(FulfillmentEventInputSchema, body, { op, orderId, key }, (c) => stub.recordEvent(c))
-    : submit(AdjustmentInputSchema, body, { op, orderId, key }, (c) => stub.recordAdjustment(c));
+    ? submit(FulfillmentEventInputSchema, body, { op, orderId, key }, (c) =>
+        callObject<ChangeReply>(async () => stub().recordEvent(c)),
+      )
+    : submit(AdjustmentInputSchema, body, { op, orderId, key }, (c) =>
+        callObject<ChangeReply>(async () => stub().recordAdjustment(c)),
+      );
 }
 
 /** Validates the body, scopes the idempotency key to the operation and order, and sends it. */

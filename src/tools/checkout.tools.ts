@@ -15,6 +15,7 @@ import type { CheckoutEnvelope } from "../checkout/checkout-state";
 import { commerceConfig } from "../checkout/merchant-commerce";
 import { instrumentCardinality, sentCheckout } from "../checkout/request-args";
 import { derivedId, isIssuedId, keySpace, newId } from "../lib/ids";
+import { callObject } from "../lib/object-call";
 import { err, ok } from "../lib/result";
 import type { HandlerRegistry } from "../payment/handlers";
 import { instrumentTypeProblem } from "../payment/instrument-check";
@@ -209,6 +210,10 @@ function stub(ctx: ToolContext, id: string) {
   return ctx.env.CHECKOUT.getByName(id) as DurableObjectStub<CheckoutObject>;
 }
 
+function cartStub(ctx: ToolContext, id: string) {
+  return ctx.env.CART.getByName(id) as DurableObjectStub<CartObject>;
+}
+
 /** `services`: the embedded binding (ECP), which the object keeps only for an authenticated owner (src/ucp/embedded.ts). */
 function envelope(ctx: ToolContext): CheckoutEnvelope {
   const base = ctx.envelope();
@@ -231,7 +236,7 @@ async function view(ctx: ToolContext, id: string) {
  */
 async function asCartOwner(ctx: ToolContext, cartId: string): Promise<ToolContext> {
   if (ctx.handoff !== true || !(await isIssuedId("cart", ctx.config.idSecret, cartId))) return ctx;
-  const owner = await (ctx.env.CART.getByName(cartId) as DurableObjectStub<CartObject>).owner();
+  const owner = await callObject(() => cartStub(ctx, cartId).owner());
   return owner ? { ...ctx, meta: { ...ctx.meta, profile: owner.profile }, actingFor: owner } : ctx;
 }
 
@@ -242,17 +247,16 @@ async function asCartOwner(ctx: ToolContext, cartId: string): Promise<ToolContex
  * closes the cart: one cart places at most one order (docs/decisions.md, issue 10).
  */
 async function cartCheckoutId(cartId: string, ctx: ToolContext): Promise<string | { completed: string }> {
-  const cart = ctx.env.CART.getByName(cartId) as DurableObjectStub<CartObject>;
   // Only the cart's owner gets here (fromCart read it as the caller), so the caller's profile is the
   // cart's; an anonymous cart's checkout for its authenticated platform is that platform's own.
   const idFor = (generation: number) =>
     derivedId("chk", ctx.config.idSecret, keySpace(callerOf(ctx)), `cart\n${cartId}\n${generation}`);
-  const generation = await cart.checkoutGeneration();
+  const generation = await callObject(() => cartStub(ctx, cartId).checkoutGeneration());
   const id = await idFor(generation);
-  const status = await stub(ctx, id).status();
+  const status = await callObject(() => stub(ctx, id).status());
   if (status === "completed") return { completed: id };
   if (status !== "canceled") return id;
-  return idFor(await cart.advanceCheckout(generation));
+  return idFor(await callObject(() => cartStub(ctx, cartId).advanceCheckout(generation)));
 }
 
 /** An agent retrying after a timeout must not place the order twice: it is told where the order is. */
@@ -267,8 +271,10 @@ function cartOrdered(ctx: ToolContext, checkoutId: string): UcpPayload {
 /** The cart's lines, context and buyer (UCP: the cart's contents win over the request's). */
 async function fromCart(cartId: string, ctx: ToolContext): Promise<Partial<CheckoutCreate> | undefined> {
   if (!(await isIssuedId("cart", ctx.config.idSecret, cartId))) return undefined;
-  const cart = ctx.env.CART.getByName(cartId) as DurableObjectStub<CartObject>;
-  const read = await cart.read({ envelope: ctx.envelope(), continueUrl: "", caller: callerOf(ctx) });
+  const caller = callerOf(ctx);
+  const read = await callObject<Awaited<ReturnType<CartObject["read"]>>>(async () =>
+    cartStub(ctx, cartId).read({ envelope: ctx.envelope(), continueUrl: "", caller }),
+  );
   if (read.kind !== "ok") return undefined;
   const body = JSON.parse(read.body) as CheckoutCreate;
   return {

@@ -11,6 +11,7 @@ import type { Caller } from "../../durable-objects/shared/owner";
 import type { PaymentInstrument } from "../../schemas/ucp/checkout";
 import type { MerchantConfig } from "../config";
 import { isIssuedId } from "../lib/ids";
+import { callObject } from "../lib/object-call";
 import { TEST_HANDLER_ID } from "../payment/handlers";
 import { processorFor } from "../payment/store-processor";
 import { verificationResult } from "../payment/stripe-verification";
@@ -135,7 +136,8 @@ async function answer(
   call: () => Promise<{ kind: "ok"; body: string } | { kind: "not_found" } | { kind: "conflict" }>,
 ): Promise<VerificationAnswer> {
   try {
-    const reply = await call();
+    // Retried like the tools' calls: a brief object failure is waited out, not a failed page.
+    const reply = await callObject(call);
     if (reply.kind === "ok") return { ok: true, view: JSON.parse(reply.body) as VerificationView };
     return { ok: false, reason: reply.kind };
   } catch (e) {
