@@ -31,7 +31,11 @@ export function buildBundle(root: string, outdir: string): BundleInfo {
     const output = `${run.stdout ?? ""}\n${run.stderr ?? ""}`.trim().split("\n").slice(-20).join("\n");
     throw new Error(`wrangler deploy --dry-run failed (status ${run.status ?? run.signal})\n${output}`);
   }
-  const file = bundleFile(outdir);
+  return bundleInfo(bundleFile(outdir));
+}
+
+/** A built module's sizes (this build's, or one BENCH_BUNDLE names). */
+export function bundleInfo(file: string): BundleInfo {
   const bytes = readFileSync(file);
   return { file, rawBytes: bytes.byteLength, gzipBytes: gzipSync(bytes).byteLength };
 }

@@ -2,9 +2,11 @@
  * Turns measurements into the Markdown table (stdout + .bench/results.md) and
  * .bench/results.json. Targets are data, so new scenarios can add their own.
  */
+
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { type CompletionRun, formatRun } from "./completions";
 import type { JourneyReport } from "./journey";
 import { journeyMarkdown } from "./journey-report";
 import type { LoadResult } from "./load";
@@ -51,6 +53,8 @@ export interface BenchReport {
   readonly burst?: BurstResult;
   /** The purchase journey rows (bench/journey.ts), when `journey` ran. */
   readonly journey?: JourneyReport;
+  /** Checkout completions at C and at 1 (bench/completions.ts), when `completions` ran. */
+  readonly completions?: readonly CompletionRun[];
   readonly targets: readonly Target[];
 }
 
@@ -115,6 +119,15 @@ export function markdown(report: BenchReport): string {
     ...pairedMarkdown(report.paired),
     ...(report.burst ? burstMarkdown(report.burst) : []),
     ...(report.journey ? journeyMarkdown(report.journey) : []),
+    ...(report.completions
+      ? [
+          "",
+          "Completions (create, update, complete over MCP; 32 SKUs):",
+          "",
+          ...report.completions.map((r) => `- ${formatRun(r)}`),
+          "",
+        ]
+      : []),
     ...contention(report.scenarios),
     ...report.targets.map(
       (t) =>

@@ -6,7 +6,10 @@
  * Env: BENCH_ONLY (comma-separated scenario or group names: cart_pair, ratelimit_pair (=
  * ratelimit_ping + ratelimit_aa + ratelimit_get_product), ratelimit_burst, journey (the
  * purchase journey over MCP and REST at BENCH_JOURNEY_CONCURRENCY, default 1,8,32,64;
- * BENCH_JOURNEY_FRESH_CONNECTIONS=1 opens one connection per journey request);
+ * BENCH_JOURNEY_FRESH_CONNECTIONS=1 opens one connection per journey request; completions
+ * (checkouts completed per second at BENCH_CONCURRENCY and at 1, 32 SKUs, bench/completions.ts);
+ * default all), BENCH_BUNDLE (a directory a `wrangler deploy --dry-run --outdir` already
+ * built, e.g. of another tree, measured instead of building this one),
  * default all), BENCH_SECONDS (10),
  * BENCH_WARMUP_SECONDS (2), BENCH_CONCURRENCY (8), BENCH_PAIR_ROUNDS (7 pairs),
  * BENCH_PAIR_SECONDS (3 per round), BENCH_PRODUCTS (10,000), BENCH_PORT (0 = any free;
@@ -18,7 +21,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Miniflare } from "miniflare";
-import { buildBundle, QUIET_ENV } from "./bundle";
+import { buildBundle, bundleFile, bundleInfo, QUIET_ENV } from "./bundle";
+import { type CompletionRun, formatRun, measureCompletions, unlimitedSkus } from "./completions";
 import { waitForQuiet } from "./cpu";
 import { PUBLIC_DIR, startDiscoveryServer } from "./discovery-server";
 import { type JourneyReport, journeyProductIds, measureJourneys } from "./journey";
@@ -84,6 +88,7 @@ function command(): string {
     "BENCH_JOURNEY_CONCURRENCY",
     "BENCH_JOURNEY_FRESH_CONNECTIONS",
     "BENCH_STORAGE_DIR",
+    "BENCH_BUNDLE",
   ]
     .filter((name) => process.env[name])
     .map((name) => `${name}=${process.env[name]}`);
@@ -144,7 +149,8 @@ async function bench(
 ): Promise<number> {
   const options = loadOptions();
   const idleWaitSeconds = numberEnv("BENCH_IDLE_WAIT_SECONDS", 30, 0, 600);
-  const bundle = buildBundle(root, outdir);
+  const prebuilt = process.env.BENCH_BUNDLE;
+  const bundle = prebuilt ? bundleInfo(bundleFile(prebuilt)) : buildBundle(root, outdir);
   step(`bundle ${path.basename(bundle.file)}: ${kib(bundle.rawBytes)} raw, ${kib(bundle.gzipBytes)} gzip`);
 
   // The issue's figure is for 10,000 products; BENCH_PRODUCTS shortens seeding for focused runs.
@@ -158,6 +164,11 @@ async function bench(
     `seeded ${seeded.pairs} KV pairs (${kib(seeded.totalBytes)}) in ${(seeded.seedMs / 1000).toFixed(1)} s ` +
       `(generate+validate ${(seeded.generateMs / 1000).toFixed(1)} s); catalog:index ${kib(seeded.indexBytes)}`,
   );
+
+  // Before any request: the Worker caches catalog:stock per catalog version.
+  const only = (process.env.BENCH_ONLY ?? "").split(",").filter(Boolean);
+  const wanted = (...names: string[]) => only.length === 0 || names.some((name) => only.includes(name));
+  const skus = wanted("completions") ? await unlimitedSkus(servers.mf, seeded.products, 32) : undefined;
 
   const queries = buildQueries(seeded.products, QUERIES);
   const productIds = pickProductIds(seeded.products, PRODUCT_IDS);
@@ -173,8 +184,6 @@ async function bench(
   const cartIds = await makeCarts(servers.origin, buyable, CARTS);
   step(`created ${cartIds.length} carts for get_cart/update_cart`);
 
-  const only = (process.env.BENCH_ONLY ?? "").split(",").filter(Boolean);
-  const wanted = (...names: string[]) => only.length === 0 || names.some((name) => only.includes(name));
   const carts = cartScenarios({ origin: servers.origin, productIds: buyable, cartIds });
   const apiKey = await createBenchApiKey(servers.mf);
   const cart = (name: string) => carts.find((s) => s.name === name) as Scenario;
@@ -241,6 +250,22 @@ async function bench(
     );
   }
 
+  const completions: CompletionRun[] = [];
+  if (skus) {
+    for (const concurrency of passes(options.concurrency)) {
+      await waitForQuiet(idleWaitSeconds, 0.3);
+      step(`completions at C=${concurrency}: ${options.warmupSeconds} s warm-up + ${options.seconds} s`);
+      const run = await measureCompletions(`C=${concurrency}`, servers.origin, apiKey, (c) => skus[c % 32] as string, {
+        concurrency,
+        seconds: options.seconds,
+        warmupSeconds: options.warmupSeconds,
+      });
+      step(formatRun(run));
+      if (run.firstFailure) console.error(`  first failure: ${run.firstFailure}`);
+      completions.push(run);
+    }
+  }
+
   const rows = withServerTime(results, (name) => scenarios.find((s) => s.name === name)?.baseline);
   const report: BenchReport = {
     date: new Date().toISOString().slice(0, 10),
@@ -269,6 +294,7 @@ async function bench(
     paired,
     ...(burst ? { burst } : {}),
     ...(journey ? { journey } : {}),
+    ...(completions.length > 0 ? { completions } : {}),
     // A focused run (BENCH_ONLY) leaves out the targets whose scenarios it did not measure.
     targets: targets(rows, paired, options.concurrency, bundle.gzipBytes).filter(
       (t) => only.length === 0 || Number.isFinite(t.value),
@@ -280,7 +306,8 @@ async function bench(
   const errors =
     results.reduce((sum, r) => sum + r.errors, 0) +
     paired.reduce((sum, p) => sum + p.a.errors + p.b.errors, 0) +
-    (journey?.rows.reduce((sum, r) => sum + r.failed, 0) ?? 0);
+    (journey?.rows.reduce((sum, r) => sum + r.failed, 0) ?? 0) +
+    completions.reduce((sum, r) => sum + r.failed, 0);
   if (servers.outbound.unexpected.length > 0)
     console.error(`unexpected outbound requests: ${servers.outbound.unexpected.join(", ")}`);
   return errors > 0 || servers.outbound.unexpected.length > 0 || burst?.pass === false ? 1 : 0;
