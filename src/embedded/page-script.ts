@@ -182,14 +182,34 @@ export const EC_SCRIPT = `(function () {
       headers: { "content-type": "application/json" }, body: JSON.stringify(body)
     }).then(function (r) { return r.json(); }).catch(function () { return {}; });
   }
-  /** What the buyer typed in the page's one form, applied before paying (a plain Continue). */
+  /**
+   * What the buyer typed in the page's one form, applied before paying (a Continue): answers
+   * the checkout as it now is, the one the host is asked to approve. Not applied (a field to
+   * fix), the form goes as a plain Continue, whose page says what is wrong; answers null.
+   */
   function saveForm() {
     var form = document.getElementById("checkout-form");
-    if (!form || !window.FormData) return Promise.resolve();
-    var data = new FormData(form);
-    data.set("action", "continue");
-    return fetch(form.getAttribute("action"), { method: "POST", credentials: "same-origin", body: new URLSearchParams(data) })
-      .then(function () {}, function () {});
+    if (!form || !window.FormData) return Promise.resolve(checkout);
+    var fields = [];
+    new FormData(form).forEach(function (value, name) { if (typeof value === "string") fields.push([name, value]); });
+    return call("save", { fields: fields }).then(function (answer) {
+      if (answer && answer.checkout) return answer.checkout;
+      var action = document.createElement("input");
+      action.type = "hidden"; action.name = "action"; action.value = "continue";
+      form.appendChild(action);
+      form.submit();
+      return null;
+    });
+  }
+  /** The checkout moved on: the host hears what changed, and the next document compares with it. */
+  function changed(after) {
+    announce(digest(checkout), after);
+    checkout = after;
+    save();
+  }
+  function totalOf(c) {
+    var total = (c.totals || []).filter(function (t) { return t && t.type === "total"; })[0];
+    return total ? total.amount : undefined;
   }
   function reload() { location.replace(location.href); }
   function say(id, text) { var el = document.getElementById(id); if (el) el.textContent = text; }
@@ -209,9 +229,14 @@ export const EC_SCRIPT = `(function () {
   function pay(button) {
     button.disabled = true;
     say("ec-status", words("confirm"));
-    saveForm().then(function () {
-      return request("ec.payment.credential_request", { checkout: shown() });
+    var approved;
+    saveForm().then(function (saved) {
+      if (!saved) return null;
+      changed(saved);
+      approved = shown();
+      return request("ec.payment.credential_request", { checkout: approved });
     }).then(function (reply) {
+      if (!reply) return;
       var result = reply.result;
       if (!result || !result.ucp || result.ucp.status !== "success") {
         say("ec-status", errorText(result) || words("not-confirmed"));
@@ -227,7 +252,14 @@ export const EC_SCRIPT = `(function () {
       }
       hostInstruments = withoutCredentials(instruments);
       say("ec-status", words("placing"));
-      return call("complete", { instrument: chosen }).then(function (answer) {
+      return call("complete", { instrument: chosen, total: totalOf(approved) }).then(function (answer) {
+        if (answer && answer.error === "total_changed" && answer.checkout) {
+          // Changed since the host's sheet: nothing was charged; the buyer sees the new total and pays again.
+          changed(answer.checkout);
+          say("ec-status", answer.message || words("not-placed"));
+          button.disabled = false;
+          return;
+        }
         if (!answer || !answer.checkout) {
           say("ec-status", words("not-placed"));
           button.disabled = false;

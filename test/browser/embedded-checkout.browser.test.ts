@@ -3,7 +3,8 @@
  * another origin (ecp-host.ts, http://localhost:<port>) whose platform holds an API key embeds
  * the checkout's continue_url with ec_version and ec_delegate. The handshake (ec.ready ->
  * ec.start, once over a MessagePort), a delegated address change and its change
- * notifications, a delegated payment credential, and ec.complete with the placed order that
+ * notifications, a delegated payment credential for the total the buyer last typed (a
+ * quantity changed, then Pay without Continue), and ec.complete with the placed order that
  * the agent then reads. A host on an origin the store does not trust gets no frame at all.
  */
 import type { BrowserContext, Frame, Page } from "playwright-core";
@@ -60,6 +61,8 @@ async function waitForMethod(page: Page, method: string, count = 1): Promise<Rec
   );
   return (await messages(page)).filter((r) => r.message.method === method);
 }
+
+const totalOf = (checkout: Json): number => checkout.totals.find((t: Json) => t.type === "total").amount;
 
 function checkoutFrame(page: Page, baseUrl: string): Frame {
   const frame = page.frames().find((f) => f.url().startsWith(`${baseUrl}/checkout/`));
@@ -161,18 +164,21 @@ describeBrowser("Embedded Checkout: a host on another origin embeds the checkout
     expect(opened?.message.params.url).toBe(`${h.baseUrl}/`);
     expect(checkoutFrame(page, h.baseUrl).url()).toContain("/checkout/");
 
-    // Pay: the page asks the host for the credential and places the order with it.
+    // The buyer changes a quantity and presses Pay without Continue: the page saves it first,
+    // says what changed, and asks the host for a credential for the new total.
+    const before = await call("get_checkout", { id: checkout.id });
+    const line = before.line_items[0];
+    await reloaded.locator(`[id="qty_${line.id}"]`).fill(String(line.quantity + 2));
     await reloaded.locator("#ec-pay").click();
     const [asked] = await waitForMethod(page, "ec.payment.credential_request");
     expect(asked?.message.id).toBeDefined();
-    console.log(
-      await checkoutFrame(page, h.baseUrl)
-        .locator("#ec-status")
-        .innerText()
-        .catch((e) => String(e)),
-      JSON.stringify((await messages(page)).map((m) => [m.via, m.message.method, m.message.id])),
-      JSON.stringify(asked?.message.params.checkout.ucp.payment_handlers),
-    );
+    const approved = totalOf(asked?.message.params.checkout);
+    expect(approved).toBeGreaterThan(totalOf(before));
+    const askedLine = asked?.message.params.checkout.line_items.find((l: Json) => l.id === line.id);
+    expect(askedLine?.quantity).toBe(line.quantity + 2);
+    const sent = await methods(page);
+    expect(sent.lastIndexOf("ec.totals.change")).toBeGreaterThan(sent.lastIndexOf("ec.window.open_request"));
+    expect(sent.lastIndexOf("ec.totals.change")).toBeLessThan(sent.indexOf("ec.payment.credential_request"));
     const [complete] = await waitForMethod(page, "ec.complete");
     const order = complete?.message.params.checkout.order;
     expect(complete?.message.params.checkout.status).toBe("completed");
@@ -181,6 +187,7 @@ describeBrowser("Embedded Checkout: a host on another origin embeds the checkout
     const read = await call("get_checkout", { id: checkout.id });
     expect(read.status).toBe("completed");
     expect(read.order.id).toBe(order.id);
+    expect(totalOf(read), "the order is charged the total the host approved").toBe(approved);
     const confirmation = checkoutFrame(page, h.baseUrl);
     await confirmation.locator("h1").waitFor();
     expect(await confirmation.locator("h1").innerText()).toBe("Thank you for your order");

@@ -5,10 +5,11 @@
  * marker, the accepted delegations (ec_delegate ∩ config.delegate), the checkout in the
  * session's version, the page's own payment UI hidden when payment.credential is delegated.
  * Its JSON calls place the order with a host's credential only with the page's proof and
- * from the store's own origin.
+ * from the store's own origin, and only for the total the host showed the buyer.
  */
 import { exports } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { testProcessor } from "../../src/payment/processor";
 import { ADDRESS, type Json, pay, tool } from "../helpers/checkout";
 import { FULL_PROFILE, type PostOptions, PROFILES } from "../helpers/mcp";
 import { CURRENT, validateComposed } from "../helpers/official-schema-current";
@@ -49,6 +50,9 @@ async function ecCall(path: string, body: Record<string, unknown>, headers: Reco
 }
 
 const credential = pay("success_token").payment.instruments[0];
+const totalOf = (checkout: Json): number => checkout.totals.find((t: Json) => t.type === "total").amount;
+
+afterEach(() => vi.restoreAllMocks());
 
 // 30 s: a file's first request builds the Worker's isolate, seconds on a loaded machine.
 describe("who may frame the checkout page", { timeout: 30_000 }, () => {
@@ -131,12 +135,14 @@ describe("the embedded page's own calls", { timeout: 30_000 }, () => {
       version: "2026-08-25",
       key: "ec-test-key-0000000001",
       instrument: credential,
+      total: totalOf(embeddedCheckoutJson(page.html)),
     };
 
     expect((await ecCall(path, { ...body, proof: "x".repeat(40) })).status).toBe(403);
     expect((await ecCall(path, body, { origin: "https://evil.example" })).status).toBe(403);
     expect((await ecCall(path, body, { "sec-fetch-site": "cross-site" })).status).toBe(403);
     expect((await ecCall(path, { ...body, key: "short" })).status).toBe(400);
+    expect((await ecCall(path, { ...body, total: undefined })).status).toBe(400);
     const bad = await exports.default.fetch(`${ORIGIN}${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: ORIGIN },
@@ -155,6 +161,63 @@ describe("the embedded page's own calls", { timeout: 30_000 }, () => {
     const read = (await tool("get_checkout", { id: checkout.id }, undefined, V2, SIGNED)).body.result.structuredContent;
     expect(read.status).toBe("completed");
     expect(read.order.id).toBe(done.body.checkout.order.id);
+  });
+
+  it("complete: a total other than the checkout's (it changed after the host's sheet) is refused, nothing charged", async () => {
+    const checkout = await ready(V2, SIGNED);
+    const path = pathOf(checkout.continue_url);
+    const page = await getPage(`${path}?ec_version=2026-08-25&ec_delegate=payment.credential`);
+    const shown = totalOf(embeddedCheckoutJson(page.html));
+    // The buyer's quantity 1 -> 3 went in after the host was asked with the page's checkout.
+    const lines = [{ item: { id: "item_123" }, quantity: 3 }];
+    const three = await tool(
+      "update_checkout",
+      { id: checkout.id, checkout: { line_items: lines, buyer: checkout.buyer } },
+      undefined,
+      V2,
+      SIGNED,
+    );
+    const now = totalOf(three.body.result.structuredContent);
+    expect(now).toBeGreaterThan(shown);
+    const charge = vi.spyOn(testProcessor, "charge");
+    const body = {
+      op: "complete",
+      proof: attr(page.html, "data-proof"),
+      version: "2026-08-25",
+      instrument: credential,
+    };
+
+    const refused = await ecCall(path, { ...body, key: "ec-total-key-00000001", total: shown });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe("total_changed");
+    expect(totalOf(refused.body.checkout)).toBe(now);
+    expect(refused.body.checkout.ucp.version).toBe("2026-08-25");
+    expect(refused.body.message).toMatch(/^The total is now \$[\d,.]+\. Check it, then press Pay\.$/);
+    expect(charge).not.toHaveBeenCalled();
+    const read = (await tool("get_checkout", { id: checkout.id }, undefined, V2, SIGNED)).body.result.structuredContent;
+    expect(read.status).toBe("ready_for_complete");
+    expect(read.order).toBeUndefined();
+
+    // Asked again with the new total, the host's approval places the order for it.
+    const done = await ecCall(path, { ...body, key: "ec-total-key-00000002", total: now });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.checkout.status).toBe("completed");
+    expect(totalOf(done.body.checkout)).toBe(now);
+    expect(charge).toHaveBeenCalledTimes(1);
+  });
+
+  it("save: the fields must be [name, value] pairs", async () => {
+    const checkout = await ready(FULL_PROFILE, SIGNED);
+    const path = pathOf(checkout.continue_url);
+    const page = await getPage(`${path}?ec_version=2026-04-08&ec_delegate=payment.credential`);
+    const body = {
+      op: "save",
+      proof: attr(page.html, "data-proof"),
+      version: "2026-04-08",
+      key: "ec-save-key-000000001",
+    };
+    expect((await ecCall(path, { ...body, fields: "qty=3" })).status).toBe(400);
+    expect((await ecCall(path, { ...body, fields: [["qty", 3]] })).status).toBe(400);
   });
 
   it("address: the host's chosen destination becomes the checkout's shipping address", async () => {
