@@ -8,7 +8,7 @@ import type { PageContext } from "../pages/context";
 import { embeddedCall, isEmbeddedCall, readCheckoutForm } from "./calls";
 import { allowFraming, embeddingOrigin } from "./frame-policy";
 import { embedCheckout } from "./page";
-import { embeddedProof } from "./proof";
+import { embeddedFrameKey, embeddedProof } from "./proof";
 import { embeddedSession, withEcParams } from "./session";
 
 export { embeddedCall, isEmbeddedCall, readCheckoutForm };
@@ -26,7 +26,8 @@ export async function embeddableCheckout(
   const session = embeddedSession(ctx.url);
   if (!session || !origin) return framed;
   const proof = await embeddedProof(ctx.config, checkoutId);
-  return embedCheckout(ctx, framed, { session, origin, proof, payload });
+  const frameKey = await embeddedFrameKey(ctx.config, checkoutId);
+  return embedCheckout(ctx, framed, { session, origin, proof, frameKey, payload });
 }
 
 /** A form post's redirect back to the page, with the ec_ parameters the post came with. */

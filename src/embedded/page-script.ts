@@ -11,8 +11,10 @@
  *
  * What a document leaves the next one is kept in window.name, which lives as long as the
  * frame: a cross-site frame's storage may be refused (third-party storage blocking), and a
- * navigation drops everything else. It holds digests of the checkout's fields (no buyer
- * data) and the host's instruments without their credentials.
+ * navigation drops everything else. It holds the session's frame key (data-frame; never the
+ * page's path, whose hand-off token is the session's credential: window.name outlives a
+ * navigation to another origin), digests of the checkout's fields (no buyer data) and the
+ * host's instruments without their credentials.
  */
 export const EC_SCRIPT = `(function () {
   var marker = document.getElementById("ucp-ec");
@@ -24,6 +26,7 @@ export const EC_SCRIPT = `(function () {
   var origin = marker.getAttribute("data-origin");
   var version = marker.getAttribute("data-version");
   var proof = marker.getAttribute("data-proof");
+  var frameKey = marker.getAttribute("data-frame") || "";
   var delegate = (marker.getAttribute("data-delegate") || "").split(",").filter(Boolean);
   // What the buyer reads comes with the page, in the store's language (page.ts data-msg-*).
   function words(name) { return marker.getAttribute("data-msg-" + name) || ""; }
@@ -82,11 +85,11 @@ export const EC_SCRIPT = `(function () {
     try {
       if (String(window.name).indexOf(PREFIX) !== 0) return null;
       var saved = JSON.parse(window.name.slice(PREFIX.length));
-      return saved && saved.path === location.pathname ? saved : null;
+      return saved && frameKey && saved.frame === frameKey ? saved : null;
     } catch (e) { return null; }
   }
   function save(extra) {
-    state = { path: location.pathname, digest: digest(checkout), instruments: hostInstruments,
+    state = { frame: frameKey, digest: digest(checkout), instruments: hostInstruments,
       complete: !!(state && state.complete) || !!extra };
     try { window.name = PREFIX + JSON.stringify(state); } catch (e) {}
   }

@@ -21,6 +21,8 @@ export interface EmbeddedPage {
   /** The one origin that may frame the page and receive its messages (frame-policy.ts). */
   readonly origin: string;
   readonly proof: string;
+  /** Names the session in window.name (proof.ts embeddedFrameKey). */
+  readonly frameKey: string;
   /** get_checkout's payload, as the page rendered it. */
   readonly payload: ToolPayload;
 }
@@ -56,7 +58,7 @@ export function embedCheckout(ctx: PageContext, response: Response, page: Embedd
   };
   const placed = { address: false, payment: false };
   const checkout = session.version ? ecCheckout(page.payload, session.version, ctx.config) : {};
-  const tail = html`<div id="ucp-ec" hidden data-origin="${page.origin}" data-version="${session.version ?? ""}" data-requested-version="${session.requestedVersion}" data-error-version="${CURRENT_VERSION}" data-delegate="${[...delegated].join(",")}" data-proof="${page.proof}"${scriptWords(t)}></div>
+  const tail = html`<div id="ucp-ec" hidden data-origin="${page.origin}" data-version="${session.version ?? ""}" data-requested-version="${session.requestedVersion}" data-error-version="${CURRENT_VERSION}" data-delegate="${[...delegated].join(",")}" data-proof="${page.proof}" data-frame="${page.frameKey}"${scriptWords(t)}></div>
 <script type="application/json" id="ucp-ec-checkout">${trustedHtml(scriptJson(checkout))}</script>
 <script nonce="${ctx.nonce}">${trustedHtml(EC_SCRIPT)}</script>`;
   const rewriter = new HTMLRewriter()

@@ -15,6 +15,15 @@ export function embeddedProof(config: Pick<MerchantConfig, "idSecret">, checkout
   return derivedId("ecp", config.idSecret, checkoutId, "embedded-checkout");
 }
 
+/**
+ * What names the session in what one page leaves the next (window.name, which outlives a
+ * navigation to another origin): unlike the page's path, it holds no hand-off token, and
+ * unlike the proof it opens nothing.
+ */
+export function embeddedFrameKey(config: Pick<MerchantConfig, "idSecret">, checkoutId: string): Promise<string> {
+  return derivedId("ecf", config.idSecret, checkoutId, "embedded-frame");
+}
+
 /** Same origin (when the browser says) and not cross-site. */
 export function fromOwnOrigin(request: Request, config: Pick<MerchantConfig, "origin">): boolean {
   const origin = request.headers.get("origin");

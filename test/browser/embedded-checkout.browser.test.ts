@@ -136,6 +136,13 @@ describeBrowser("Embedded Checkout: a host on another origin embeds the checkout
     expect(start?.message.id).toBeUndefined();
 
     const frame = checkoutFrame(page, h.baseUrl);
+    // What one document leaves the next (window.name, which outlives a navigation to another
+    // origin) names the session without its hand-off token, the path's secret.
+    const token = new URL(checkout.continue_url).pathname.split("/").pop() ?? "";
+    expect(token.length).toBeGreaterThan(10);
+    const kept = await frame.evaluate(() => window.name);
+    expect(kept).toMatch(/^ucp-ec:/);
+    expect(kept).not.toContain(token);
     // What the host took over is not the page's own UI: its card fields and address form are hidden.
     expect(await frame.locator("#ec-pay").isVisible()).toBe(true);
     expect(await frame.locator("#ec-address-text").innerText()).toContain("1 Market St");
@@ -157,6 +164,7 @@ describeBrowser("Embedded Checkout: a host on another origin embeds the checkout
     const reloaded = checkoutFrame(page, h.baseUrl);
     await reloaded.locator("#ec-pay:not([disabled])").waitFor();
     expect(await reloaded.locator("#ec-address-text").innerText()).toContain("500 Host Ave");
+    expect(await reloaded.evaluate(() => window.name)).not.toContain(token);
 
     // A link that leaves the checkout goes to the host (window.open delegated), not into the frame.
     await reloaded.locator('a[href="/"]').first().click();
