@@ -1,5 +1,5 @@
 /**
- * search_catalog on D1 (issue 28): FTS5 ranks (bm25, title > attributes > description), the
+ * search_catalog on D1 (issue 28): FTS5 matches and ranks (title > attributes > description), the
  * filters and the page are one query, and nothing of the catalog is held in the isolate.
  *
  * Every word must match (plurals fold, the last word is also a prefix). A word the catalog
@@ -33,13 +33,11 @@ export interface D1Hit {
 
 export interface D1SearchResult {
   readonly hits: D1Hit[];
-  /** Exact up to COUNT_CAP; undefined past it. */
+  /** Exact when every match was ranked (the window held them all); undefined otherwise. */
   readonly total: number | undefined;
+  /** Whether a next page has products. */
+  readonly more: boolean;
 }
-
-/** Matches counted at most: past this the answer says more pages exist, not how many. */
-export const COUNT_CAP = 10_000;
-const WEIGHTS = "100.0, 10.0, 1.0";
 
 export async function searchD1(db: D1Database, input: D1SearchInput): Promise<D1SearchResult> {
   const parsed = input.query === undefined ? undefined : queryWords(input.query, input.fractionDigits);
@@ -52,25 +50,29 @@ export async function searchD1(db: D1Database, input: D1SearchInput): Promise<D1
   if (parsed.words.length === 0) {
     // Only price words ("under 50") browse with that bound; no words at all match nothing.
     const priced = parsed.minPrice !== undefined || parsed.maxPrice !== undefined;
-    return priced ? page(db, input, filter, undefined) : { hits: [], total: 0 };
+    return priced ? page(db, input, filter, undefined) : { hits: [], total: 0, more: false };
   }
-  const all = (words: readonly string[]) => words.map((w, i) => ftsTerm(w, i === words.length - 1)).join(" AND ");
-  const first = await page(db, input, filter, all(parsed.words));
+  // Exact words first: a prefix term makes FTS5 merge every matching word's postings before
+  // the first row, whatever the LIMIT (a million products: tens of milliseconds a query).
+  const exact = parsed.words.map((w) => ftsTerm(w, false));
+  const first = await page(db, input, filter, exact.join(" AND "));
   if (first.hits.length > 0 || input.offset > 0) return first;
-  const corrected = await correct(db, input.key, parsed.words, all(parsed.words));
+  const corrected = await correct(db, input.key, parsed.words, exact.join(" AND "));
   // Every word matched together, and the filters took the products out: that is the answer.
-  if (corrected === "filtered" || corrected.some((w) => w === undefined)) return { hits: [], total: 0 };
-  const words = corrected as string[];
-  const changed = words.some((w, i) => w !== parsed.words[i]);
-  if (changed) {
-    const again = await page(db, input, filter, all(words));
+  if (corrected === "filtered" || corrected.some((t) => t === undefined)) return { hits: [], total: 0, more: false };
+  const terms = corrected as string[];
+  if (terms.some((t, i) => t !== exact[i])) {
+    const again = await page(db, input, filter, terms.join(" AND "));
     if (again.hits.length > 0) return again;
   }
-  if (words.length < 2) return { hits: [], total: 0 };
-  return page(db, input, filter, words.map((w, i) => ftsTerm(w, i === words.length - 1)).join(" OR "));
+  if (terms.length < 2) return { hits: [], total: 0, more: false };
+  return page(db, input, filter, terms.join(" OR "));
 }
 
-/** Each word as the catalog has it, its nearest catalog word, or undefined when it has none. */
+/**
+ * Each word as an FTS term the catalog has: the word itself, its nearest catalog word, or the
+ * word as a prefix ("headl" → headlamp); undefined when it has none.
+ */
 async function correct(
   db: D1Database,
   key: string,
@@ -78,28 +80,30 @@ async function correct(
   together: string,
 ): Promise<Array<string | undefined> | "filtered"> {
   const fts = searchTable(key, "fts");
-  const vocab = searchTable(key, "vocab");
+  const vocabulary = searchTable(key, "words");
   const exists = `SELECT EXISTS(SELECT 1 FROM ${fts} WHERE ${fts} MATCH ?) AS hit`;
   const found = await db.batch<{ hit: number }>([
     db.prepare(exists).bind(together),
-    ...words.map((w, i) => db.prepare(exists).bind(ftsTerm(w, i === words.length - 1))),
+    ...words.map((w) => db.prepare(exists).bind(ftsTerm(w, false))),
   ]);
   if (found[0]?.results[0]?.hit) return "filtered";
   const missing = words.filter((_, i) => !found[i + 1]?.results[0]?.hit);
-  if (missing.length === 0) return [...words];
-  // Candidates share the first letter (an edit there is rare, and it keeps the scan small).
-  const candidates = await db.batch<{ term: string; doc: number }>(
-    missing.map((w) =>
+  if (missing.length === 0) return words.map((w) => ftsTerm(w, false));
+  // Candidates share the first letter (an edit there is rare, and it keeps the scan small);
+  // with them, whether the word begins a catalog word.
+  const lookups = await db.batch<{ term: string; doc: number }>(
+    missing.flatMap((w) => [
       db
-        .prepare(`SELECT term, doc FROM ${vocab} WHERE term >= ? AND term < ?`)
+        .prepare(`SELECT term, docs AS doc FROM ${vocabulary} WHERE term >= ? AND term < ?`)
         .bind(w.slice(0, 1), `${w.slice(0, 1)}\u{10ffff}`),
-    ),
+      db.prepare(`SELECT 1 AS term, 0 AS doc FROM ${fts} WHERE ${fts} MATCH ? LIMIT 1`).bind(ftsTerm(w, true)),
+    ]),
   );
   const fixes = new Map<string, string | undefined>();
   missing.forEach((word, i) => {
     const max = allowedEdits(word);
     let best: { term: string; d: number; doc: number } | undefined;
-    for (const { term, doc } of candidates[i]?.results ?? []) {
+    for (const { term, doc } of lookups[2 * i]?.results ?? []) {
       if (max === 0) break;
       // Catalog words are stemmed (socks → sock, hiking → hike): compare the word and its plain stems.
       // A misspelt ending ("sleepign") is an edit more than the stem it hides ("sleep").
@@ -110,9 +114,10 @@ async function correct(
       if (d > max) continue;
       if (!best || d < best.d || (d === best.d && doc > best.doc)) best = { term, d, doc };
     }
-    fixes.set(word, best?.term);
+    const prefix = word.length >= 3 && (lookups[2 * i + 1]?.results.length ?? 0) > 0;
+    fixes.set(word, best ? ftsTerm(best.term, false) : prefix ? ftsTerm(word, true) : undefined);
   });
-  return words.map((w) => (fixes.has(w) ? fixes.get(w) : w));
+  return words.map((w) => (fixes.has(w) ? fixes.get(w) : ftsTerm(w, false)));
 }
 
 /** The word and what it may be without an inflection (porter's stems in the vocabulary have none). */
@@ -124,7 +129,17 @@ function stems(word: string): string[] {
   return out;
 }
 
-type Row = { doc: number; pos: number; id: string; total: number };
+type Row = { doc: number; id: string; pos: number | null; score: number };
+
+/**
+ * Matches ranked per query, at most: the first WINDOW matches in catalog order of each tier
+ * (every word in the title; in title and attributes; anywhere). The cost of a search is then
+ * bounded whatever the catalog's size (D1 runs one query at a time per database), and title
+ * matches, which rank first, are never crowded out by description ones. A page deeper than
+ * the window, or filters that leave too few, widen it, up to MAX_WINDOW.
+ */
+export const WINDOW = 100;
+export const MAX_WINDOW = 25_600;
 
 /** One page of matches (match === undefined: the catalog in its order) with the filters applied. */
 async function page(
@@ -133,49 +148,61 @@ async function page(
   filter: VariantFilter,
   match: string | undefined,
 ): Promise<D1SearchResult> {
+  const want = input.offset + input.limit;
+  for (let k = Math.max(WINDOW, want * 2); ; k *= 4) {
+    const rows = await windowRows(db, input, filter, match, Math.min(k, MAX_WINDOW));
+    // Every match was seen when the window was not full: the count is exact.
+    const exact = rows.length < Math.min(k, MAX_WINDOW);
+    const passing = rows.filter((r) => r.pos !== null);
+    if (match !== undefined) passing.sort((a, b) => a.score - b.score || a.doc - b.doc);
+    if (passing.length >= want || exact || k >= MAX_WINDOW) {
+      return {
+        hits: passing.slice(input.offset, want).map((r) => ({ id: r.id, variant: r.pos ?? 0 })),
+        total: exact ? passing.length : undefined,
+        more: passing.length > want || (!exact && k < MAX_WINDOW),
+      };
+    }
+  }
+}
+
+async function windowRows(
+  db: D1Database,
+  input: D1SearchInput,
+  filter: VariantFilter,
+  match: string | undefined,
+  k: number,
+): Promise<Row[]> {
   const doc = searchTable(input.key, "doc");
+  const fts = searchTable(input.key, "fts");
   const params: unknown[] = [];
   const bind = (value: unknown) => {
     params.push(value);
     return `?${params.length}`;
   };
-  const source =
-    match === undefined
-      ? `SELECT doc, 0 AS score FROM ${doc}`
-      : `SELECT rowid AS doc, bm25(${searchTable(input.key, "fts")}, ${WEIGHTS}) AS score FROM ${searchTable(input.key, "fts")} WHERE ${searchTable(input.key, "fts")} MATCH ${bind(match)}`;
   const pos = featuredSql(input, filter, bind);
-  const cats = categorySql(input.key, filter, bind);
-  const candidates = `SELECT m.doc, m.score, ${pos} AS pos FROM (${source}) m${cats ? ` WHERE m.doc IN (${cats})` : ""}`;
-  const filtered = `SELECT doc, pos, score FROM (${candidates}) WHERE pos IS NOT NULL`;
-  const limit = bind(input.limit);
-  const offset = bind(input.offset);
-  const capped = bind(COUNT_CAP + 1);
-  const order = match === undefined ? "doc" : "score, doc";
-  const sql = `WITH f AS (${filtered}), p AS (SELECT doc, pos, score FROM f ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
-    SELECT p.doc, p.pos, d.id, (SELECT count(*) FROM (SELECT 1 FROM f LIMIT ${capped})) AS total
-    FROM p JOIN ${doc} d ON d.doc = p.doc ORDER BY ${match === undefined ? "p.doc" : "p.score, p.doc"}`;
-  const rows = (
+  const cats = categorySql(filter, bind);
+  const featured = cats ? `CASE WHEN ${cats} THEN ${pos} END` : pos;
+  let sql: string;
+  if (match === undefined) {
+    // Browse: the catalog in its order, filtered as it is read, until the window is full.
+    sql = `SELECT doc, id, pos, 0 AS score FROM (SELECT d.doc, d.id, ${featured} AS pos FROM ${doc} d) WHERE pos IS NOT NULL LIMIT ${bind(k)}`;
+  } else {
+    const limit = bind(k);
+    // Tiers, as the KV index weighed words: every word in the title, then in the title and
+    // attributes, then anywhere. Catalog order within a tier. No bm25: its IDF counts every
+    // posting of every word, a cost that grows with the catalog whatever the LIMIT.
+    const tier = (rank: number, expr: string) =>
+      `SELECT * FROM (SELECT rowid AS doc, ${rank} AS score FROM ${fts} WHERE ${fts} MATCH ${bind(expr)} LIMIT ${limit})`;
+    const tiers = [tier(0, `{title} : (${match})`), tier(1, `{title attrs} : (${match})`), tier(2, match)];
+    sql = `WITH w AS (SELECT doc, min(score) AS score FROM (${tiers.join(" UNION ALL ")}) GROUP BY doc)
+      SELECT w.doc, d.id, ${featured} AS pos, w.score FROM w JOIN ${doc} d ON d.doc = w.doc`;
+  }
+  return (
     await db
       .prepare(sql)
       .bind(...params)
       .all<Row>()
   ).results;
-  let total = rows[0]?.total;
-  if (total === undefined && input.offset > 0) {
-    // Past the last page: count alone, so the answer still says how many there are.
-    const countSql = `WITH f AS (${filtered}) SELECT count(*) AS total FROM (SELECT 1 FROM f LIMIT ${capped})`;
-    total =
-      (
-        await db
-          .prepare(countSql)
-          .bind(...params)
-          .first<{ total: number }>()
-      )?.total ?? 0;
-  }
-  return {
-    hits: rows.map((r) => ({ id: r.id, variant: r.pos })),
-    total: total === undefined ? 0 : total > COUNT_CAP ? undefined : total,
-  };
 }
 
 /** The first variant (merchant order) passing the price and availability filters, or 0 without them. */
@@ -193,16 +220,15 @@ function featuredSql(input: D1SearchInput, filter: VariantFilter, bind: (v: unkn
   }
   if (conds.length === 0) return "0";
   const v = searchTable(input.key, "var");
-  return `(SELECT x.pos FROM ${v} x${join} WHERE x.doc = m.doc AND ${conds.join(" AND ")} ORDER BY x.pos LIMIT 1)`;
+  return `(SELECT x.pos FROM ${v} x${join} WHERE x.doc = d.doc AND ${conds.join(" AND ")} ORDER BY x.pos LIMIT 1)`;
 }
 
-/** Docs in any wanted category or below it ("footwear" takes "footwear > running"). */
-function categorySql(key: string, filter: VariantFilter, bind: (v: unknown) => string): string | undefined {
+/** Whether the product (d) is in any wanted category or below one ("footwear" takes "footwear > running"). */
+function categorySql(filter: VariantFilter, bind: (v: unknown) => string): string | undefined {
   const wanted = filter.categories ?? [];
   if (wanted.length === 0) return undefined;
-  const c = searchTable(key, "cat");
   const ors = wanted.map(
-    (w) => `cat = ${bind(w)} OR (cat >= ${bind(`${w} > `)} AND cat < ${bind(`${w} >\u{10ffff}`)})`,
+    (w) => `c.value = ${bind(w)} OR substr(c.value, 1, ${bind(w.length + 3)}) = ${bind(`${w} > `)}`,
   );
-  return `SELECT doc FROM ${c} WHERE ${ors.join(" OR ")}`;
+  return `EXISTS (SELECT 1 FROM json_each(d.cats) c WHERE ${ors.join(" OR ")})`;
 }

@@ -106,7 +106,7 @@ export async function runD1Search(
     if (product && variant) products.push(withVariants(product, origin, [variant]));
   }
   const next = plan.offset + result.hits.length;
-  const hasNext = result.hits.length === plan.limit && (result.total === undefined || next < result.total);
+  const hasNext = result.more;
   const counted = result.total === undefined ? {} : { total_count: result.total };
   return {
     products,

@@ -7,14 +7,15 @@
  *   s_<key>_var  doc, pos (merchant order), variant id, sku, price (minor units), available
  *   s_<key>_cat  category path → doc, for the categories filter (a prefix range per path)
  *   s_<key>_fts  FTS5, contentless: title, attributes (tags, categories, option values), description
- *   s_<key>_vocab  fts5vocab over it: the words the catalog has, for typo correction
+ *   s_<key>_vocab  fts5vocab over it, and s_<key>_words: its words with their document counts,
+ *                copied once when the load finishes, for typo correction
  */
 
 import type { IndexableProduct } from "./search-index";
 import { normalizeCategory } from "./text";
 
 /** Keys are load ids ([0-9a-z]); anything else never reaches SQL. */
-export function searchTable(key: string, table: "doc" | "var" | "cat" | "fts" | "vocab"): string {
+export function searchTable(key: string, table: "doc" | "var" | "cat" | "fts" | "vocab" | "words"): string {
   if (!/^[0-9a-z]{1,32}$/.test(key)) throw new Error(`bad search key ${JSON.stringify(key)}`);
   return `s_${key}_${table}`;
 }
@@ -52,12 +53,20 @@ export function finishTablesSql(key: string): string[] {
     `CREATE INDEX IF NOT EXISTS ${t("doc")}_handle ON ${t("doc")} (handle)`,
     `CREATE INDEX IF NOT EXISTS ${t("var")}_id ON ${t("var")} (id)`,
     `CREATE INDEX IF NOT EXISTS ${t("var")}_sku ON ${t("var")} (sku)`,
+    // The vocabulary with its document counts, copied once: fts5vocab counts every posting of
+    // every word it reads, so typo correction reads this table instead.
+    `CREATE TABLE IF NOT EXISTS ${t("words")} (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID`,
+    `INSERT OR REPLACE INTO ${t("words")} (term, docs) SELECT term, doc FROM ${t("vocab")}`,
+    // One segment: a query then reads each word's postings from one place, not from every batch's.
+    `INSERT INTO ${t("fts")} (${t("fts")}) VALUES ('optimize')`,
     "ANALYZE",
   ];
 }
 
 export function dropTablesSql(key: string): string[] {
-  return (["vocab", "fts", "doc", "var", "cat"] as const).map((n) => `DROP TABLE IF EXISTS ${searchTable(key, n)}`);
+  return (["vocab", "words", "fts", "doc", "var", "cat"] as const).map(
+    (n) => `DROP TABLE IF EXISTS ${searchTable(key, n)}`,
+  );
 }
 
 /** One product's rows, as JSON arrays the insert statements unpack with json_each. */
