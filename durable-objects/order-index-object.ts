@@ -28,16 +28,36 @@ import {
   statsStatements,
   upsertStatements,
 } from "./order-index/queries";
-import { ensureTables, hasTable, transaction } from "./shared/schema";
+import { type Migration, ObjectStore, tables } from "./shared/kernel";
 
-const REBUILD_SCHEMA = `CREATE TABLE IF NOT EXISTS rebuild (
+/**
+ * The layout, step by step (shared/kernel.ts). One class plays three objects (the index, its
+ * id log, the order numbers): each has the same tables and fills only its own.
+ */
+const MIGRATIONS: readonly Migration[] = [
+  tables(1, "the index, its rebuild, the id log", [
+    ...INDEX_SCHEMA,
+    LOG_SCHEMA,
+    `CREATE TABLE IF NOT EXISTS rebuild (
   slot INTEGER PRIMARY KEY CHECK (slot = 1),
   after TEXT NOT NULL,
   pulled INTEGER NOT NULL,
   missing INTEGER NOT NULL,
   started_at INTEGER NOT NULL,
   done_at INTEGER
-)`;
+)`,
+  ]),
+  {
+    version: 2,
+    does: "the short order number's column, on an index made before numbers (the rebuild or each order's next feed fills it)",
+    up: (sql) => {
+      const columns = sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('order_index')").toArray();
+      for (const statement of numberColumnMigration(columns.map((c) => c.name))) sql.exec(statement);
+      sql.exec(NUMBER_INDEX);
+    },
+  },
+  tables(3, "the order numbers", [NUMBERS_SCHEMA]),
+];
 const REBUILD_BATCH = 100;
 
 export interface IndexedVersion {
@@ -56,15 +76,11 @@ export interface RebuildStatus {
 
 export class OrderIndexObject extends DurableObject<Env> {
   /**
-   * Whether this instance's tables are known to exist (every order's feed writes here, so no
-   * schema statements per write): set once the transaction that ran them committed, dropped
-   * on any failed write, so storage wiped behind the instance's back (the rebuild test's
-   * deleteAll) costs one failed, retried feed delivery, never a lost one.
+   * Every order's feed writes here, so no schema statements per write: the kernel learns the
+   * layout once per instance. Storage wiped behind the instance's back (the rebuild test's
+   * deleteAll) costs one failed, retried feed delivery (a failed transaction forgets it), never a lost one.
    */
-  #indexReady = false;
-  #logReady = false;
-  /** The `number` column is known to exist (numberColumnMigration ran in this instance). */
-  #numberReady = false;
+  readonly #store = new ObjectStore(this.ctx.storage, MIGRATIONS);
 
   /** Records one order's entry unless a newer version is already there. */
   async upsert(entry: OrderIndexEntry, version: number): Promise<void> {
@@ -73,30 +89,18 @@ export class OrderIndexObject extends DurableObject<Env> {
 
   /** Many entries in one transaction (a rebuild batch, the benchmark's seeding). */
   upsertMany(rows: readonly IndexedVersion[]): void {
-    const ensure = !this.#indexReady;
-    this.#indexReady = false;
-    if (ensure) this.#numberReady = false;
-    transaction(this.ctx.storage, () => {
-      if (ensure) {
-        ensureTables(this.ctx.storage.sql, INDEX_SCHEMA);
-        this.#migrateNumber();
-      }
+    this.#store.transaction(() => {
       for (const { entry, version } of rows) {
         for (const s of upsertStatements(entry, version)) this.#run(s);
       }
     });
-    this.#indexReady = true;
   }
 
   /** Records an order id (the log object): once, whatever the repeats. */
   async append(id: string, createdAt: number): Promise<void> {
-    const ensure = !this.#logReady;
-    this.#logReady = false;
-    transaction(this.ctx.storage, () => {
-      if (ensure) this.ctx.storage.sql.exec(LOG_SCHEMA);
-      this.ctx.storage.sql.exec("INSERT OR IGNORE INTO order_log (id, created_at) VALUES (?, ?)", id, createdAt);
-    });
-    this.#logReady = true;
+    this.#store.transaction((sql) =>
+      sql.exec("INSERT OR IGNORE INTO order_log (id, created_at) VALUES (?, ?)", id, createdAt),
+    );
   }
 
   /**
@@ -104,35 +108,33 @@ export class OrderIndexObject extends DurableObject<Env> {
    * or the next one now. Called by the completion before the order is created.
    */
   async allocateNumber(orderId: string, start: number): Promise<number> {
-    return transaction(this.ctx.storage, () => {
-      ensureTables(this.ctx.storage.sql, [NUMBERS_SCHEMA]);
-      return allocateNumber(this.ctx.storage.sql, orderId, start, Date.now());
-    });
+    return this.#store.transaction((sql) => allocateNumber(sql, orderId, start, Date.now()));
   }
 
   /** Logged ids after `after`, in id order (the log object; a rebuild's batches). */
   async ids(after: string, limit: number): Promise<string[]> {
-    if (!hasTable(this.ctx.storage.sql, "order_log")) return [];
-    return this.ctx.storage.sql
-      .exec<{ id: string }>("SELECT id FROM order_log WHERE id > ? ORDER BY id LIMIT ?", after, limit)
-      .toArray()
-      .map((r) => r.id);
+    return this.#store.read([], (sql) =>
+      sql
+        .exec<{ id: string }>("SELECT id FROM order_log WHERE id > ? ORDER BY id LIMIT ?", after, limit)
+        .toArray()
+        .map((r) => r.id),
+    );
   }
 
   /** One page of the list, newest first. */
   async list(query: OrderListQuery): Promise<OrderListPage> {
-    if (!hasTable(this.ctx.storage.sql, "order_index")) return { orders: [] };
-    transaction(this.ctx.storage, () => this.#migrateNumber());
-    return pageOf(this.#all<OrderListRow>(listStatement(query)), query.limit);
+    return this.#store.read({ orders: [] }, () => pageOf(this.#all<OrderListRow>(listStatement(query)), query.limit));
   }
 
   /** The dashboard's figures as of `now`. */
   async stats(now: number): Promise<OrderStats> {
     const since = statsSince(now);
     const empty = { since, per_day: fillDays([], since), by_status: {}, top_products: [] };
-    if (!hasTable(this.ctx.storage.sql, "order_index")) {
-      return { ...empty, webhook_failures: { orders: 0, attempts: 0, recent: [] } };
-    }
+    const none: OrderStats = { ...empty, webhook_failures: { orders: 0, attempts: 0, recent: [] } };
+    return this.#store.read(none, () => this.#stats(since));
+  }
+
+  #stats(since: number): OrderStats {
     const q = statsStatements(since);
     const count = this.#all<{ orders: number; attempts: number }>(q.webhookFailureCount)[0];
     return {
@@ -156,8 +158,7 @@ export class OrderIndexObject extends DurableObject<Env> {
    */
   async rebuild(): Promise<RebuildStatus> {
     const now = Date.now();
-    transaction(this.ctx.storage, () => {
-      ensureTables(this.ctx.storage.sql, [...INDEX_SCHEMA, REBUILD_SCHEMA]);
+    this.#store.transaction(() => {
       this.ctx.storage.sql.exec(
         "INSERT OR REPLACE INTO rebuild (slot, after, pulled, missing, started_at, done_at) VALUES (1, '', 0, 0, ?, NULL)",
         now,
@@ -168,13 +169,15 @@ export class OrderIndexObject extends DurableObject<Env> {
   }
 
   async rebuildStatus(): Promise<RebuildStatus> {
-    const row = hasTable(this.ctx.storage.sql, "rebuild")
-      ? this.ctx.storage.sql
+    const row = this.#store.read(
+      undefined,
+      (sql) =>
+        sql
           .exec<{ pulled: number; missing: number; started_at: number; done_at: number | null }>(
             "SELECT pulled, missing, started_at, done_at FROM rebuild",
           )
-          .toArray()[0]
-      : undefined;
+          .toArray()[0],
+    );
     if (!row) return { running: false, pulled: 0, missing: 0, started_at: null, done_at: null };
     return { running: row.done_at === null, ...row };
   }
@@ -182,10 +185,10 @@ export class OrderIndexObject extends DurableObject<Env> {
   /** One rebuild batch; re-armed until the log is through. Safe to run twice (upserts are versioned). */
   override async alarm(): Promise<void> {
     const sql = this.ctx.storage.sql;
-    if (!hasTable(sql, "rebuild")) return;
-    const state = sql
-      .exec<{ after: string; done_at: number | null }>("SELECT after, done_at FROM rebuild")
-      .toArray()[0];
+    const state = this.#store.read(
+      undefined,
+      () => sql.exec<{ after: string; done_at: number | null }>("SELECT after, done_at FROM rebuild").toArray()[0],
+    );
     if (!state || state.done_at !== null) return;
     const ids = await this.env.ORDER_INDEX.getByName(ORDER_LOG_NAME).ids(state.after, REBUILD_BATCH);
     const pulled = await Promise.all(ids.map((id) => this.env.ORDER.getByName(id).indexState()));
@@ -201,16 +204,6 @@ export class OrderIndexObject extends DurableObject<Env> {
       ids.length < REBUILD_BATCH ? Date.now() : null,
     );
     if (ids.length === REBUILD_BATCH) await this.ctx.storage.setAlarm(Date.now());
-  }
-
-  /** An index made before order numbers gets their column (once; ALTER is cheap on SQLite). */
-  #migrateNumber(): void {
-    if (this.#numberReady) return;
-    const sql = this.ctx.storage.sql;
-    const columns = sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('order_index')").toArray();
-    for (const statement of numberColumnMigration(columns.map((c) => c.name))) sql.exec(statement);
-    sql.exec(NUMBER_INDEX);
-    this.#numberReady = true;
   }
 
   // Rows are typed by the statement that selects them (queries.ts names every column).

@@ -108,6 +108,10 @@ export class ObjectStore {
    * and the object's first change migrates it for good.
    */
   read<T>(empty: T, body: (sql: SqlStorage) => T): T {
+    return this.#relearning(() => this.#readOnce(empty, body));
+  }
+
+  #readOnce<T>(empty: T, body: (sql: SqlStorage) => T): T {
     const stored = this.#read();
     if (stored.kind === "absent") return empty;
     if (stored.version >= this.#latest) return body(this.sql);
@@ -126,14 +130,32 @@ export class ObjectStore {
 
   /** One synchronous transaction on the latest layout (migrating first, creating on first write). */
   transaction<T>(body: (sql: SqlStorage) => T): T {
+    return this.#relearning(() => {
+      try {
+        return this.storage.transactionSync(() => {
+          this.#migrate();
+          return body(this.sql);
+        });
+      } catch (e) {
+        this.#stored = undefined;
+        throw e;
+      }
+    });
+  }
+
+  /**
+   * Runs `work` again, once, when it met a missing table while the layout was known from
+   * before: storage deleted behind this instance's back (shared/schema.ts deleteAllStorage, a
+   * test's wipe) is learnt afresh, not a failed call. A transaction that failed rolled back.
+   */
+  #relearning<T>(work: () => T): T {
+    const known = this.#stored !== undefined;
     try {
-      return this.storage.transactionSync(() => {
-        this.#migrate();
-        return body(this.sql);
-      });
+      return work();
     } catch (e) {
+      if (!known || !(e instanceof Error) || !e.message.includes("no such table")) throw e;
       this.#stored = undefined;
-      throw e;
+      return work();
     }
   }
 

@@ -8,6 +8,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { CartObject } from "../../durable-objects/cart-object";
 import type { ConsoleSessionObject } from "../../durable-objects/console-session-object";
+import type { OrderIndexObject } from "../../durable-objects/order-index-object";
 import { LEDGER_SCHEMA } from "../../durable-objects/shared/idempotency";
 import { newId } from "../../src/lib/ids";
 import { FULL_PROFILE, meta, rpc } from "../helpers/mcp";
@@ -127,5 +128,56 @@ describe("console session: state of the layout before the kernel", () => {
     await stub.close();
     expect(await stub.isOpen(now)).toBe(false);
     await runInDurableObject(stub, (_o: ConsoleSessionObject, state) => expect(userTables(state)).toEqual([]));
+  });
+});
+
+describe("order index: state of the layout before the kernel", () => {
+  it("lists and takes entries in an index made before order numbers and before the version row", async () => {
+    const stub = env.ORDER_INDEX.getByName(`index-${crypto.randomUUID()}`) as DurableObjectStub<OrderIndexObject>;
+    const t = Date.parse("2026-05-01T10:00:00Z");
+    await runInDurableObject(stub, (_o: OrderIndexObject, state) => {
+      const sql = state.storage.sql;
+      // The first index's table, without the number column (issue 25 added it).
+      sql.exec(`CREATE TABLE IF NOT EXISTS order_index (
+    id TEXT PRIMARY KEY, version INTEGER NOT NULL, created_at INTEGER NOT NULL, status TEXT NOT NULL,
+    total INTEGER NOT NULL, refunded INTEGER NOT NULL, currency TEXT NOT NULL, buyer_email TEXT,
+    platform TEXT NOT NULL, webhook_failures INTEGER NOT NULL, last_webhook_failure_at INTEGER)`);
+      sql.exec(
+        "INSERT INTO order_index VALUES ('ord_old', 1, ?, 'processing', 1200, 0, 'USD', 'a@example.com', 'p', 0, NULL)",
+        t,
+      );
+    });
+    const listed = await stub.list({ limit: 10 } as Parameters<OrderIndexObject["list"]>[0]);
+    expect(listed.orders.map((o) => o.id)).toEqual(["ord_old"]);
+    // The read migrated nothing for good: still no version row, no number column.
+    await runInDurableObject(stub, (_o: OrderIndexObject, state) => expect(userTables(state)).toEqual(["order_index"]));
+    await stub.upsert(
+      {
+        id: "ord_new",
+        created_at: t + 1000,
+        status: "processing",
+        total: 500,
+        refunded: 0,
+        currency: "USD",
+        buyer_email: null,
+        platform: "p",
+        webhook_failures: 0,
+        last_webhook_failure_at: null,
+        lines: [],
+        number: 1001,
+      },
+      1,
+    );
+    expect((await stub.list({ limit: 10 } as Parameters<OrderIndexObject["list"]>[0])).orders.map((o) => o.id)).toEqual(
+      ["ord_new", "ord_old"],
+    );
+    expect(await stub.allocateNumber("ord_x", 1001)).toBe(1001);
+    await runInDurableObject(stub, (_o: OrderIndexObject, state) => {
+      expect(version(state)).toBe(3);
+      const columns = state.storage.sql
+        .exec<{ name: string }>("SELECT name FROM pragma_table_info('order_index')")
+        .toArray();
+      expect(columns.map((c) => c.name)).toContain("number");
+    });
   });
 });
