@@ -344,6 +344,25 @@ async function measure(count: number, engine: Engine, scriptPath: string): Promi
       maxRequests: 1_000_000,
       timeoutMs: 30_000,
     });
+    if (process.argv.includes("--per-query")) {
+      // Each query alone (no concurrency), median of three: which queries cost what.
+      for (const [i, body] of bodies.entries()) {
+        const times: number[] = [];
+        for (let r = 0; r < 3; r++) {
+          const t = performance.now();
+          await (
+            await fetch(url, {
+              method: "POST",
+              headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+              body,
+            })
+          ).text();
+          times.push(performance.now() - t);
+        }
+        times.sort((a, b) => a - b);
+        console.log(`  ${(times[1] ?? 0).toFixed(1).padStart(7)} ms  ${RELEVANCE_SET[i]?.query}`);
+      }
+    }
     const after = await heapAfterGc(url);
     await mf.dispose();
     disposed = true;

@@ -149,6 +149,19 @@ async function page(
   match: string | undefined,
 ): Promise<D1SearchResult> {
   const want = input.offset + input.limit;
+  if (match !== undefined) {
+    // Title matches rank first: when they alone fill the page with one to spare, the other
+    // tiers cannot change it (the common case for a product noun), and one scan answers.
+    const titles = (await windowRows(db, input, filter, match, want * 2 + 10, true)).filter((r) => r.pos !== null);
+    if (titles.length > want) {
+      titles.sort((a, b) => a.doc - b.doc);
+      return {
+        hits: titles.slice(input.offset, want).map((r) => ({ id: r.id, variant: r.pos ?? 0 })),
+        total: undefined,
+        more: true,
+      };
+    }
+  }
   for (let k = Math.max(WINDOW, want * 2); ; k *= 4) {
     const rows = await windowRows(db, input, filter, match, Math.min(k, MAX_WINDOW));
     // Every match was seen when the window was not full: the count is exact.
@@ -171,6 +184,7 @@ async function windowRows(
   filter: VariantFilter,
   match: string | undefined,
   k: number,
+  titleOnly = false,
 ): Promise<Row[]> {
   const doc = searchTable(input.key, "doc");
   const fts = searchTable(input.key, "fts");
@@ -193,7 +207,9 @@ async function windowRows(
     // posting of every word, a cost that grows with the catalog whatever the LIMIT.
     const tier = (rank: number, expr: string) =>
       `SELECT * FROM (SELECT rowid AS doc, ${rank} AS score FROM ${fts} WHERE ${fts} MATCH ${bind(expr)} LIMIT ${limit})`;
-    const tiers = [tier(0, `{title} : (${match})`), tier(1, `{title attrs} : (${match})`), tier(2, match)];
+    const tiers = titleOnly
+      ? [tier(0, `{title} : (${match})`)]
+      : [tier(0, `{title} : (${match})`), tier(1, `{title attrs} : (${match})`), tier(2, match)];
     sql = `WITH w AS (SELECT doc, min(score) AS score FROM (${tiers.join(" UNION ALL ")}) GROUP BY doc)
       SELECT w.doc, d.id, ${featured} AS pos, w.score FROM w JOIN ${doc} d ON d.doc = w.doc`;
   }
