@@ -98,7 +98,6 @@ describe("search_catalog on D1", () => {
   it("pages with cursors over ranked matches, each product once", async () => {
     const seen: string[] = [];
     let page = await search({ query: "running", pagination: { limit: 4 } });
-    const total = page.pagination.total_count;
     seen.push(...page.products.map((p) => p.id));
     while (page.pagination.has_next_page) {
       const cursor = (page.pagination as { cursor?: string }).cursor;
@@ -106,7 +105,12 @@ describe("search_catalog on D1", () => {
       seen.push(...page.products.map((p) => p.id));
     }
     expect(new Set(seen).size).toBe(seen.length);
-    expect(seen).toHaveLength(total ?? -1);
+    // Early pages answered from title matches alone do not count; the last page counts them all.
+    const running = demo.products.filter((p) =>
+      JSON.stringify([p.title, p.tags, p.categories, p.description]).toLowerCase().includes("running"),
+    );
+    expect(page.pagination.total_count).toBe(seen.length);
+    expect(seen.length).toBeGreaterThanOrEqual(running.length);
   });
 
   it("switches search and documents together with the one manifest write", async () => {
