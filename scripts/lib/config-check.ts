@@ -26,6 +26,10 @@ const DURABLE_OBJECTS = {
 const KV_NAMESPACES = ["CATALOG", "AUTH"];
 /** The console's catalog uploads (docs/console-catalog.md). */
 const R2_BUCKETS = ["CATALOG_UPLOADS"];
+/** Catalog search (issue 28; docs/search.md): one D1 database per store, its schema in migrations_dir. */
+const D1_DATABASES = ["CATALOG_DB"];
+const D1_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const PLACEHOLDER_D1_ID = /^0{8}-0{4}-0{4}-0{4}-0{12}$/;
 const RATE_LIMITS = ["RATE_LIMIT_ANONYMOUS", "RATE_LIMIT_AUTHENTICATED"];
 const PLACEHOLDER_KV_ID = /^0{31}[0-9]$/;
 const LOOPBACK = /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?\/?$/;
@@ -100,6 +104,25 @@ export async function checkStoreConfig(config: WranglerConfig, options: CheckOpt
     if (env && bucket && shared && bucket.bucket_name === shared.bucket_name)
       problems.push(
         `${at("r2_buckets")}: ${name} uses the top-level store's bucket ${bucket.bucket_name}; each store needs its own`,
+      );
+  }
+
+  for (const name of D1_DATABASES) {
+    const db = config.d1_databases.find((d) => d.binding === name);
+    if (!db) problems.push(`${at("d1_databases")}: no binding ${name}${inherit(env)}`);
+    else {
+      const id = db.database_id ?? "";
+      if (deploying && (!D1_ID.test(id) || PLACEHOLDER_D1_ID.test(id)))
+        problems.push(
+          `${at("d1_databases")}: ${name} has no real database_id yet; use \`wrangler d1 create ${db.database_name ?? "<name>"}\``,
+        );
+      if (!db.migrations_dir)
+        problems.push(`${at("d1_databases")}: ${name} needs migrations_dir = "migrations/catalog" (its schema)`);
+    }
+    const shared = topLevel?.d1_databases.find((d) => d.binding === name);
+    if (env && db && shared && db.database_id === shared.database_id)
+      problems.push(
+        `${at("d1_databases")}: ${name} uses the top-level store's database ${db.database_id}; each store needs its own`,
       );
   }
 

@@ -84,6 +84,27 @@ describe("npm run check:config", SCRIPT, () => {
       expect(run.stderr).toMatch(where);
   });
 
+  it("names a missing catalog search database, and a placeholder id or no migrations for deploy", async () => {
+    const gone = await makeStore((t) => t.replace('binding = "CATALOG_DB"', 'binding = "SEARCH_DB"'));
+    const missing = runScript("scripts/check-config.ts", ["--config", gone.config]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/\[d1_databases\]: no binding CATALOG_DB/);
+    const placeholder = await makeStore((t) =>
+      t
+        .replace(
+          'database_id = "a0000000-0000-0000-0000-000000000001"',
+          'database_id = "00000000-0000-0000-0000-000000000000"',
+        )
+        .replace('migrations_dir = "migrations/catalog"\n', ""),
+    );
+    const deploy = runScript("scripts/deploy.ts", ["--config", placeholder.config, "--dry-run"]);
+    expect(deploy.status).toBe(1);
+    expect(deploy.stderr).toMatch(
+      /CATALOG_DB has no real database_id yet; use `wrangler d1 create ucp-worker-catalog`/,
+    );
+    expect(deploy.stderr).toMatch(/CATALOG_DB needs migrations_dir/);
+  });
+
   it("flags an environment that leaves out keys wrangler does not inherit, or shares store A's files", async () => {
     const store = await makeStore(
       (t) => `${t}\n[env.b]\nname = "b"\n[env.b.vars]\nMERCHANT_ORIGIN = 'https://b.example.com'\n`,

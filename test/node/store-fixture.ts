@@ -35,11 +35,16 @@ export async function makeStore(edit: (toml: string) => string = (t) => t, withB
     // [alias] targets are relative to the config file, which the fixture moves away from the repo.
     .replace(/= "\.\/src\//g, `= "${ROOT}/src/`)
     .replace('MERCHANT_ORIGIN = "http://localhost:8787"', 'MERCHANT_ORIGIN = "https://store-a.example.com"')
-    .replace(/id = "0{31}(\d)"/g, `id = "a${"0".repeat(30)}$1"`);
+    .replace(/id = "0{31}(\d)"/g, `id = "a${"0".repeat(30)}$1"`)
+    .replace(
+      'database_id = "00000000-0000-0000-0000-000000000000"',
+      'database_id = "a0000000-0000-0000-0000-000000000001"',
+    );
   if (withB)
     toml += `\n${storeBRecipe()
       .replace('"<wrangler kv namespace create CATALOG --env b>"', '"b00000000000000000000000000000b0"')
-      .replace('"<wrangler kv namespace create AUTH --env b>"', '"b00000000000000000000000000000b1"')}`;
+      .replace('"<wrangler kv namespace create AUTH --env b>"', '"b00000000000000000000000000000b1"')
+      .replace('"<wrangler d1 create ucp-store-b-catalog>"', '"b0000000-0000-0000-0000-0000000000b2"')}`;
   const config = path.join(dir, "wrangler.toml");
   writeFileSync(config, edit(toml));
   mkdirSync(path.join(dir, "public"));
