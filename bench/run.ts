@@ -8,7 +8,8 @@
  * purchase journey over MCP and REST at BENCH_JOURNEY_CONCURRENCY, default 1,8,32,64;
  * BENCH_JOURNEY_FRESH_CONNECTIONS=1 opens one connection per journey request; completions
  * (checkouts completed per second at BENCH_CONCURRENCY and at 1, 32 SKUs, bench/completions.ts);
- * default all), BENCH_BUNDLE (a directory a `wrangler deploy --dry-run --outdir` already
+ * relevance (precision@10 and the no-match rate of bench/relevance-set.ts, KV index vs D1;
+ * how search grows with the catalog is bench/search-scale.ts); default all), BENCH_BUNDLE (a directory a `wrangler deploy --dry-run --outdir` already
  * built, e.g. of another tree, measured instead of building this one),
  * default all), BENCH_SECONDS (10),
  * BENCH_WARMUP_SECONDS (2), BENCH_CONCURRENCY (8), BENCH_PAIR_ROUNDS (7 pairs),
@@ -29,6 +30,7 @@ import { type JourneyReport, journeyProductIds, measureJourneys } from "./journe
 import { type LoadOptions, type LoadResult, runScenario, type Scenario } from "./load";
 import { type PairedResult, type PairGroup, type PairOptions, runPaired } from "./paired";
 import { type BurstResult, rateLimitPairs, runBurst } from "./ratelimit";
+import { measureRelevance, relevanceLines } from "./relevance";
 import { type BenchReport, kib, machine, markdown, withServerTime, writeReport } from "./report";
 import {
   buildQueries,
@@ -173,6 +175,9 @@ async function bench(
   const queries = buildQueries(seeded.products, QUERIES);
   const productIds = pickProductIds(seeded.products, PRODUCT_IDS);
   const verified = await verify(servers.origin, queries, productIds);
+  // The judged query set (issue 28): precision@10 and the no-match rate, KV index vs D1 FTS5.
+  const relevance = wanted("relevance") ? await measureRelevance(products, CATALOG_SEED) : undefined;
+  if (relevance) for (const line of relevanceLines(relevance)) step(line);
   const counts = verified.totalCounts;
   step(
     `verified: ${queries.length} queries (matches min ${counts.min}, median ${counts.median}, max ${counts.max}); get_product ids ok`,
@@ -289,6 +294,15 @@ async function bench(
       "get_product ids": productIds.length,
       "cold first search ms": Number(verified.coldSearchMs.toFixed(1)),
       "profile fetches": servers.outbound.profileFetches,
+      ...(relevance
+        ? {
+            "relevance queries": relevance.queries,
+            "precision@10 KV index": Number(relevance.kv.precisionAt10.toFixed(3)),
+            "precision@10 D1 FTS5": Number(relevance.d1.precisionAt10.toFixed(3)),
+            "no-match answered empty KV index": Number(relevance.kv.noMatchRate.toFixed(3)),
+            "no-match answered empty D1 FTS5": Number(relevance.d1.noMatchRate.toFixed(3)),
+          }
+        : {}),
     },
     scenarios: rows,
     paired,
