@@ -1,6 +1,7 @@
 /** Placing an order over MCP and calling the merchant admin routes, for the order tests. */
+import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import type { OrderObject } from "../../durable-objects/order-object";
 import { type Json, pay, readyCheckout, tool } from "../helpers/checkout";
 import { OFFICIAL, validateOfficial } from "../helpers/official-schema";
@@ -14,7 +15,25 @@ export async function placeOrder(lines: Array<{ id: string; quantity: number }>)
   const done = (await tool("complete_checkout", { id: checkout.id, checkout: pay("success_token") }, key)).body.result
     .structuredContent;
   expect(done.status, JSON.stringify(done)).toBe("completed");
-  return { orderId: done.order.id as string, checkout, completion: { key, checkoutId: checkout.id as string } };
+  const orderId = done.order.id as string;
+  await indexed(orderId);
+  return { orderId, checkout, completion: { key, checkoutId: checkout.id as string } };
+}
+
+/**
+ * Waits until the order's entry reached the store's index: it is fed after the completion's
+ * answer (issue 27), so a test reading the console's list or dashboard next waits for it.
+ */
+export async function indexed(orderId: string): Promise<void> {
+  await vi.waitUntil(
+    () =>
+      runInDurableObject(
+        orderStub(orderId),
+        (_o: OrderObject, state) =>
+          state.storage.sql.exec("SELECT 1 FROM index_feed WHERE sent_version > 0").toArray().length > 0,
+      ),
+    { timeout: 5000, interval: 20 },
+  );
 }
 
 export const expectOrder = (payload: Json) => expect(validateOfficial(OFFICIAL.order, payload).errors).toEqual([]);
