@@ -8,7 +8,7 @@
 import type { Product } from "../../schemas/ucp/product";
 import { Lru } from "../lib/lru";
 import { unavailableUnlessCorrupt } from "../lib/storage-unavailable";
-import { liveFromD1, withLiveAvailability } from "./availability";
+import { AVAILABILITY_REFRESH_MS, liveFromD1, withLiveAvailability } from "./availability";
 import { catalogKeys } from "./catalog-keys";
 import { encodeCursor } from "./cursor";
 import { type CatalogManifest, KV_KEYS } from "./kv-layout";
@@ -93,12 +93,16 @@ export async function runD1Search(
     manifest,
     result.hits.map((h) => h.id),
   );
-  // Shown as the filter saw them: the same table, read now.
-  const live = await liveFromD1(
-    db,
-    stockVersion(manifest),
-    [...docs.values()].flatMap((p) => p.variants.map((v) => v.id)),
-  );
+  // Shown as the filter saw them: the same table, read now (unless it holds nothing for this
+  // load, which an isolate re-checks every AVAILABILITY_REFRESH_MS: one query fewer a search).
+  const version = stockVersion(manifest);
+  const live = (await anyLive(db, version, Date.now()))
+    ? await liveFromD1(
+        db,
+        version,
+        [...docs.values()].flatMap((p) => p.variants.map((v) => v.id)),
+      )
+    : { soldOut: new Set<string>(), restocked: new Set<string>() };
   const products: Product[] = [];
   for (const hit of result.hits) {
     const product = docs.get(hit.id);
@@ -115,6 +119,21 @@ export async function runD1Search(
       : { has_next_page: false, ...counted },
     messages: plan.messages,
   };
+}
+
+let liveSeen: { version: string; any: boolean; checkedAt: number } | undefined;
+
+/** Whether any shard published a state counted from this load or later (cached for seconds). */
+async function anyLive(db: D1Database, version: string, now: number): Promise<boolean> {
+  if (liveSeen && liveSeen.version === version && now - liveSeen.checkedAt < AVAILABILITY_REFRESH_MS)
+    return liveSeen.any;
+  const row = await db
+    .prepare("SELECT EXISTS(SELECT 1 FROM search_live WHERE v >= ? AND s <> 'in_stock') AS any")
+    .bind(version)
+    .first<{ any: number }>()
+    .catch(() => null);
+  liveSeen = { version, any: row?.any === 1, checkedAt: now };
+  return liveSeen.any;
 }
 
 /** The documents under this manifest's keys (documents are stored validated: catalog-load.ts). */
@@ -140,5 +159,6 @@ async function productsOf(kv: KVNamespace, manifest: CatalogManifest, ids: reado
 /** Test hook. */
 export function resetServedManifest(): void {
   manifestCache = undefined;
+  liveSeen = undefined;
   documents.clear();
 }
