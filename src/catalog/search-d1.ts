@@ -102,18 +102,27 @@ async function correct(
   const fixes = new Map<string, string | undefined>();
   missing.forEach((word, i) => {
     const max = allowedEdits(word);
-    let best: { term: string; d: number; doc: number } | undefined;
-    for (const { term, doc } of lookups[2 * i]?.results ?? []) {
-      if (max === 0) break;
-      // Catalog words are stemmed (socks → sock, hiking → hike): compare the word and its plain stems.
-      // A misspelt ending ("sleepign") is an edit more than the stem it hides ("sleep").
-      const tail = word.length - term.length;
-      const stemmed =
-        term.length >= 4 && tail > 0 && tail <= 3 ? editDistance(word.slice(0, term.length), term, max) + 1 : max + 1;
-      const d = Math.min(stemmed, ...stems(word).map((w) => editDistance(w, term, max)));
-      if (d > max) continue;
-      if (!best || d < best.d || (d === best.d && doc > best.doc)) best = { term, d, doc };
-    }
+    const candidates = max === 0 ? [] : (lookups[2 * i]?.results ?? []);
+    // Catalog words are stemmed (socks → sock, hiking → hike): compare the word and its plain
+    // stems first; only when nothing is near, a misspelt ending ("sleepign") counts one edit
+    // more than the stem it hides ("sleep"), so "sandels" finds sandal, not sand.
+    const nearest = (distance: (term: string) => number) => {
+      let best: { term: string; d: number; doc: number } | undefined;
+      for (const { term, doc } of candidates) {
+        const d = distance(term);
+        if (d > max) continue;
+        if (!best || d < best.d || (d === best.d && doc > best.doc)) best = { term, d, doc };
+      }
+      return best;
+    };
+    const best =
+      nearest((term) => Math.min(...stems(word).map((w) => editDistance(w, term, max)))) ??
+      nearest((term) => {
+        const tail = word.length - term.length;
+        return term.length >= 4 && tail > 0 && tail <= 3
+          ? editDistance(word.slice(0, term.length), term, max) + 1
+          : max + 1;
+      });
     const prefix = word.length >= 3 && (lookups[2 * i + 1]?.results.length ?? 0) > 0;
     fixes.set(word, best ? ftsTerm(best.term, false) : prefix ? ftsTerm(word, true) : undefined);
   });
@@ -133,7 +142,8 @@ type Row = { doc: number; id: string; pos: number | null; score: number };
 
 /**
  * Matches ranked per query, at most: the first WINDOW matches in catalog order of each tier
- * (every word in the title; in title and attributes; anywhere). The cost of a search is then
+ * (every word in the title; in title and attributes with one in the title; in title and
+ * attributes; anywhere). The cost of a search is then
  * bounded whatever the catalog's size (D1 runs one query at a time per database), and title
  * matches, which rank first, are never crowded out by description ones. A page deeper than
  * the window, or filters that leave too few, widen it, up to MAX_WINDOW.
@@ -207,9 +217,17 @@ async function windowRows(
     // posting of every word, a cost that grows with the catalog whatever the LIMIT.
     const tier = (rank: number, expr: string) =>
       `SELECT * FROM (SELECT rowid AS doc, ${rank} AS score FROM ${fts} WHERE ${fts} MATCH ${bind(expr)} LIMIT ${limit})`;
+    // Several words: title and attributes together above attributes alone ("olive backpack":
+    // a backpack in olive before an olive pack tagged backpacking), as the KV weights summed.
+    const any = match.includes(" AND ") ? match.split(" AND ").join(" OR ") : undefined;
     const tiers = titleOnly
       ? [tier(0, `{title} : (${match})`)]
-      : [tier(0, `{title} : (${match})`), tier(1, `{title attrs} : (${match})`), tier(2, match)];
+      : [
+          tier(0, `{title} : (${match})`),
+          ...(any ? [tier(1, `({title attrs} : (${match})) AND ({title} : (${any}))`)] : []),
+          tier(2, `{title attrs} : (${match})`),
+          tier(3, match),
+        ];
     sql = `WITH w AS (SELECT doc, min(score) AS score FROM (${tiers.join(" UNION ALL ")}) GROUP BY doc)
       SELECT w.doc, d.id, ${featured} AS pos, w.score FROM w JOIN ${doc} d ON d.doc = w.doc`;
   }
