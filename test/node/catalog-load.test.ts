@@ -2,7 +2,7 @@
  * The catalog loader as a merchant runs it (`node scripts/run.mjs scripts/load-catalog.ts`),
  * against a temporary local KV state, read back through the Worker's own catalog code.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,6 +13,7 @@ import { openLocalNamespace } from "../../scripts/lib/kv-writer";
 import { seedDemoCatalog } from "../../scripts/lib/seed-demo";
 import { catalogSnapshot, resetCatalogCache } from "../../src/catalog/kv-catalog";
 import { runLookup } from "../../src/catalog/lookup";
+import { searchD1 } from "../../src/catalog/search-d1";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BROKEN = path.join(import.meta.dirname, "fixtures/catalog-broken.csv");
@@ -171,6 +172,72 @@ describe("catalog:load replaces the catalog", () => {
     expect(after.keys.filter((k) => k.startsWith("product:") || k.startsWith("catalog:index"))).toEqual([]);
   });
 });
+
+describe("catalog:load killed halfway", () => {
+  it("leaves the old catalog served, whole: documents and search", async () => {
+    expect(loader(FIXED, "--persist-to", state).status).toBe(0);
+    const before = await served(FIXED_IDS);
+    const manifest = (await manifestOf()) as { search: string; keys: string };
+    const big = path.join(state, "big.csv");
+    const rows = ["product_id,title,description,variant_id,sku,price,currency,availability,stock"];
+    for (let n = 1; n <= 12_000; n++)
+      rows.push(`prod_k${n},Killed Lamp ${n},A lamp,var_k${n},SKU-K${n},${500 + n},USD,in_stock,5`);
+    writeFileSync(big, `${rows.join("\n")}\n`);
+    // Killed (SIGKILL: no cleanup) once its first 5,000 documents and their search rows are written.
+    const child = spawn(process.execPath, ["scripts/run.mjs", "scripts/load-catalog.ts", big, "--persist-to", state], {
+      cwd: ROOT,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    });
+    let out = "";
+    await new Promise<void>((resolve) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (/wrote 5000\/12000 products/.test(out)) child.kill("SIGKILL");
+      });
+      child.on("exit", () => resolve());
+    });
+    expect(out).toMatch(/wrote 5000\/12000 products/);
+    expect(out).not.toMatch(/Loaded/);
+    const after = await served([...FIXED_IDS, "prod_k1", "prod_k4999"]);
+    expect(after.found.sort()).toEqual([...before.found].sort());
+    expect(after.keys.some((k) => k.endsWith(":product:prod_k1"))).toBe(true);
+    expect(await manifestOf()).toEqual(expect.objectContaining({ search: manifest.search, keys: manifest.keys }));
+    const { db, dispose } = await openLocalDatabase(ROOT, { persistTo: state });
+    try {
+      const hits = await searchD1(db, {
+        key: manifest.search,
+        stockVersion: "",
+        query: "killed lamp",
+        filter: {},
+        offset: 0,
+        limit: 10,
+        fractionDigits: 2,
+      });
+      expect(hits.hits).toEqual([]);
+      const tee = await searchD1(db, {
+        key: manifest.search,
+        stockVersion: "",
+        query: "tee",
+        filter: {},
+        offset: 0,
+        limit: 10,
+        fractionDigits: 2,
+      });
+      expect(tee.hits.map((h) => h.id)).toContain("prod_fx_tee");
+    } finally {
+      await dispose();
+    }
+  });
+});
+
+async function manifestOf(): Promise<unknown> {
+  const { kv, dispose } = await openLocalNamespace(ROOT, { persistTo: state });
+  try {
+    return JSON.parse((await kv.get("catalog:manifest")) ?? "null");
+  } finally {
+    await dispose();
+  }
+}
 
 describe("catalog:load mistakes are one line, never a stack trace", () => {
   it.each([
