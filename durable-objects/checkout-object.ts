@@ -31,6 +31,7 @@ import {
   noteOwnerWebhook,
   noteVerification,
   saveVerification,
+  VERIFICATION_SCHEMA,
   verificationView,
 } from "./checkout-verification";
 import { ATTEMPT_SCHEMA } from "./shared/completion-attempt";
@@ -42,8 +43,8 @@ import {
   pruneLedger,
   recordLedger,
 } from "./shared/idempotency";
+import { ObjectStore, tables } from "./shared/kernel";
 import { type Caller, mayAct, OWNER_SCHEMA, recordedOwner, recordOwner } from "./shared/owner";
-import { deleteAllStorage, ensureTables, hasTable, transaction } from "./shared/schema";
 
 const CHECKOUT_SCHEMA = "CREATE TABLE IF NOT EXISTS checkout (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
 const META_SCHEMA = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
@@ -52,7 +53,22 @@ const META_SCHEMA = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, valu
  * created later (at complete) changes the schema under every statement this object has
  * prepared, and SQLite prepares each of them again.
  */
-const SESSION_TABLES = [META_SCHEMA, CHECKOUT_SCHEMA, LEDGER_SCHEMA, OWNER_SCHEMA, ATTEMPT_SCHEMA];
+/**
+ * The session's stored layout, step by step (shared/kernel.ts). Sessions stored before the
+ * version row have some of these (the completion attempt, the owner, the verification came
+ * later): step 1 makes what is missing. The ledger stays this object's own (its completion
+ * records the answer after its steps ran, outside the change's transaction).
+ */
+const MIGRATIONS = [
+  tables(1, "the session, its meta, owner, completion attempt, payment verification and ledger", [
+    META_SCHEMA,
+    CHECKOUT_SCHEMA,
+    LEDGER_SCHEMA,
+    OWNER_SCHEMA,
+    ATTEMPT_SCHEMA,
+    VERIFICATION_SCHEMA,
+  ]),
+];
 /** Completed and canceled sessions stay readable this long, then the object clears itself. */
 export const CLOSED_RETENTION_MS = 30 * 24 * 3600_000;
 
@@ -94,6 +110,7 @@ export interface CompletionCommand extends CheckoutView, AttemptSource {
 }
 
 export class CheckoutObject extends DurableObject<Env> {
+  readonly #store = new ObjectStore(this.ctx.storage, MIGRATIONS);
   readonly #completion = new CompletionAttempts(this.ctx, this.env);
   /** The alarm time this instance last set, so an unchanged deadline is not set again. */
   #armed: number | undefined;
@@ -120,29 +137,31 @@ export class CheckoutObject extends DurableObject<Env> {
         this.#load(now) ?? computeCheckout(undefined, command.base, command.input, commerceConfig(this.env), now);
       this.#save(checkout);
       return this.#record(command, this.#shown(checkout, command), now);
-    }, SESSION_TABLES);
+    });
     await this.#arm();
     return reply;
   }
 
   /** The session's status, or null when there is none (writes nothing). */
   async status(): Promise<CheckoutState["status"] | null> {
-    return this.#exists() ? (this.#load(Date.now())?.status ?? null) : null;
+    return this.#store.read(null, () => this.#load(Date.now())?.status ?? null);
   }
 
   async read(view: CheckoutView): Promise<CheckoutReply> {
-    const mine = this.#exists() && mayAct(this.ctx.storage.sql, view.caller);
-    const checkout = mine ? this.#load(Date.now()) : undefined;
-    if (!checkout) return { kind: "not_found" };
-    return { kind: "ok", body: JSON.stringify(this.#shown(checkout, view)) };
+    return this.#store.read<CheckoutReply>({ kind: "not_found" }, (sql) => {
+      const checkout = mayAct(sql, view.caller) ? this.#load(Date.now()) : undefined;
+      if (!checkout) return { kind: "not_found" };
+      return { kind: "ok", body: JSON.stringify(this.#shown(checkout, view)) };
+    });
   }
 
   /** The challenge page's view of the session and its payment verification. Writes nothing. */
   async verification(caller: Caller): Promise<CheckoutReply> {
-    const mine = this.#exists() && mayAct(this.ctx.storage.sql, caller);
-    const checkout = mine ? this.#load(Date.now()) : undefined;
-    if (!checkout) return { kind: "not_found" };
-    return { kind: "ok", body: JSON.stringify(verificationView(this.ctx.storage.sql, checkout)) };
+    return this.#store.read<CheckoutReply>({ kind: "not_found" }, (sql) => {
+      const checkout = mayAct(sql, caller) ? this.#load(Date.now()) : undefined;
+      if (!checkout) return { kind: "not_found" };
+      return { kind: "ok", body: JSON.stringify(verificationView(sql, checkout)) };
+    });
   }
 
   /**
@@ -290,6 +309,8 @@ export class CheckoutObject extends DurableObject<Env> {
     // The alarm that fired is no longer set (this run sets the next one).
     this.#armed = undefined;
     if (!this.#exists()) return;
+    // A session of an older layout gains its tables before the recovery reads them.
+    this.#transact(() => undefined);
     await this.#completion.idle();
     const recovered = await this.#completion.recover(Date.now());
     if (recovered) await this.#settle(recovered.attempt.id, recovered.outcome);
@@ -305,27 +326,21 @@ export class CheckoutObject extends DurableObject<Env> {
     });
     const checkout = this.#stored();
     if (checkout && TERMINAL.has(checkout.status) && now >= checkout.expires_at + CLOSED_RETENTION_MS) {
-      await deleteAllStorage(this.ctx.storage);
+      await this.#store.deleteAll();
       this.#armed = undefined;
       return;
     }
     await this.#arm(RECOVERY_RETRY_MS);
   }
 
-  /**
-   * A transaction with these tables present (every one has `meta`): the ones this instance has
-   * not seen yet are created in one statement (shared/schema.ts ensureTables).
-   */
-  #transact<T>(body: () => T, tables: readonly string[] = [META_SCHEMA]): T {
-    return transaction(this.ctx.storage, () => {
-      ensureTables(this.ctx.storage.sql, tables);
-      return body();
-    });
+  /** A transaction on the latest layout (shared/kernel.ts). */
+  #transact<T>(body: () => T): T {
+    return this.#store.transaction(body);
   }
 
-  /** Whether a session was ever stored here (shared/schema.ts remembers the table). */
+  /** Whether a session was ever stored here. */
   #exists(): boolean {
-    return hasTable(this.ctx.storage.sql, "checkout");
+    return this.#store.exists();
   }
 
   #stored(): CheckoutState | undefined {

@@ -18,9 +18,8 @@ import {
 } from "../src/checkout/payment-verification";
 import type { AttemptSource, AttemptStart } from "./checkout-completion";
 import { type Caller, ownerProfile, recordedOwner } from "./shared/owner";
-import { hasTable } from "./shared/schema";
 
-const VERIFICATION_SCHEMA = `CREATE TABLE IF NOT EXISTS payment_verification (
+export const VERIFICATION_SCHEMA = `CREATE TABLE IF NOT EXISTS payment_verification (
   slot INTEGER PRIMARY KEY CHECK (slot = 1),
   verification TEXT NOT NULL
 )`;
@@ -52,7 +51,6 @@ export interface VerificationView {
 }
 
 export function loadVerification(sql: SqlStorage): PaymentVerification | undefined {
-  if (!hasTable(sql, "payment_verification")) return undefined;
   const row = sql
     .exec<{ verification: string }>("SELECT verification FROM payment_verification WHERE slot = 1")
     .toArray()[0];
@@ -60,7 +58,6 @@ export function loadVerification(sql: SqlStorage): PaymentVerification | undefin
 }
 
 export function saveVerification(sql: SqlStorage, verification: PaymentVerification): void {
-  sql.exec(VERIFICATION_SCHEMA);
   sql.exec(
     "INSERT OR REPLACE INTO payment_verification (slot, verification) VALUES (1, ?)",
     JSON.stringify(verification),
@@ -173,7 +170,6 @@ export function noteOwnerWebhook(sql: SqlStorage, url: string | undefined, versi
 
 /** Rows written before the version was kept have none: the order then speaks the model's version. */
 function ownerWebhook(sql: SqlStorage): { webhookUrl?: string; webhookVersion?: string } {
-  if (!hasTable(sql, "meta")) return {};
   const read = (key: string) =>
     sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]?.value;
   const url = read(WEBHOOK_KEY);

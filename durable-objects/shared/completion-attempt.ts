@@ -2,11 +2,10 @@
  * The CheckoutObject's record of its running completion attempt (at most one): written in
  * the transaction that marks the session complete_in_progress, updated after each step,
  * deleted in the transaction that records the outcome. While it exists the session is
- * complete_in_progress, and its deadline is when the alarm resumes or undoes it.
+ * complete_in_progress, and its deadline is when the alarm resumes or undoes it. The table is
+ * part of the checkout's layout (checkout-object.ts MIGRATIONS, shared/kernel.ts).
  */
 import type { AttemptProgress, CompletionAttempt } from "../../src/checkout/completion-steps";
-import { hasTable } from "./schema";
-
 export const ATTEMPT_SCHEMA = `CREATE TABLE IF NOT EXISTS completion_attempt (
   slot INTEGER PRIMARY KEY CHECK (slot = 1),
   attempt TEXT NOT NULL,
@@ -15,8 +14,6 @@ export const ATTEMPT_SCHEMA = `CREATE TABLE IF NOT EXISTS completion_attempt (
 )`;
 
 export function startAttempt(sql: SqlStorage, attempt: CompletionAttempt): void {
-  // Sessions created before the table came with the session's own get it here.
-  if (!hasTable(sql, "completion_attempt")) sql.exec(ATTEMPT_SCHEMA);
   const { progress, deadline, ...rest } = attempt;
   sql.exec(
     "INSERT OR REPLACE INTO completion_attempt (slot, attempt, progress, deadline) VALUES (1, ?, ?, ?)",
@@ -27,7 +24,6 @@ export function startAttempt(sql: SqlStorage, attempt: CompletionAttempt): void 
 }
 
 export function loadAttempt(sql: SqlStorage): CompletionAttempt | undefined {
-  if (!hasTable(sql, "completion_attempt")) return undefined;
   const row = sql
     .exec<{ attempt: string; progress: string; deadline: number }>(
       "SELECT attempt, progress, deadline FROM completion_attempt WHERE slot = 1",
@@ -48,10 +44,9 @@ export function noteProgress(sql: SqlStorage, attemptId: string, progress: Attem
 
 /** Moves the recovery deadline (a recovery that failed is tried again later, never in the past). */
 export function postponeAttempt(sql: SqlStorage, deadline: number): void {
-  if (hasTable(sql, "completion_attempt"))
-    sql.exec("UPDATE completion_attempt SET deadline = ? WHERE slot = 1", deadline);
+  sql.exec("UPDATE completion_attempt SET deadline = ? WHERE slot = 1", deadline);
 }
 
 export function endAttempt(sql: SqlStorage): void {
-  if (hasTable(sql, "completion_attempt")) sql.exec("DELETE FROM completion_attempt");
+  sql.exec("DELETE FROM completion_attempt");
 }

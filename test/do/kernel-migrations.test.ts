@@ -7,10 +7,12 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { CartObject } from "../../durable-objects/cart-object";
+import type { CheckoutObject } from "../../durable-objects/checkout-object";
 import type { ConsoleSessionObject } from "../../durable-objects/console-session-object";
 import type { OrderIndexObject } from "../../durable-objects/order-index-object";
 import { LEDGER_SCHEMA } from "../../durable-objects/shared/idempotency";
 import { newId } from "../../src/lib/ids";
+import { checkoutCall, pay, readyCheckout } from "../helpers/checkout";
 import { FULL_PROFILE, meta, rpc } from "../helpers/mcp";
 
 const userTables = (state: DurableObjectState) =>
@@ -178,6 +180,61 @@ describe("order index: state of the layout before the kernel", () => {
         .exec<{ name: string }>("SELECT name FROM pragma_table_info('order_index')")
         .toArray();
       expect(columns.map((c) => c.name)).toContain("number");
+    });
+  });
+});
+
+describe("checkout: state of the layout before the kernel", () => {
+  it("reads, updates and completes a session stored without attempt, verification or version tables", async () => {
+    const source = await readyCheckout([{ id: "item_123", quantity: 1 }]);
+    const rows = await runInDurableObject(env.CHECKOUT.getByName(source.id), (_o: CheckoutObject, state) => ({
+      checkout: state.storage.sql.exec<{ state: string }>("SELECT state FROM checkout").one().state,
+      owner: state.storage.sql.exec<{ profile: string; authenticated: number }>("SELECT * FROM owner").one(),
+    }));
+    const id = await newId("chk", "test-signing-key");
+    const stub = env.CHECKOUT.getByName(id) as DurableObjectStub<CheckoutObject>;
+    await runInDurableObject(stub, (_o: CheckoutObject, state) => {
+      const sql = state.storage.sql;
+      // What a build of before the completion attempt and the verification tables wrote.
+      sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+      sql.exec("CREATE TABLE IF NOT EXISTS checkout (id TEXT PRIMARY KEY, state TEXT NOT NULL)");
+      sql.exec(LEDGER_SCHEMA);
+      sql.exec(`CREATE TABLE IF NOT EXISTS owner (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  profile TEXT NOT NULL,
+  authenticated INTEGER NOT NULL
+)`);
+      sql.exec(
+        "INSERT INTO checkout (id, state) VALUES (?, ?)",
+        id,
+        JSON.stringify({ ...JSON.parse(rows.checkout), id }),
+      );
+      sql.exec(
+        "INSERT INTO owner (id, profile, authenticated) VALUES (1, ?, ?)",
+        rows.owner.profile,
+        rows.owner.authenticated,
+      );
+    });
+    const read = await checkoutCall("get_checkout", { id });
+    expect(read.status).toBe("ready_for_complete");
+    expect(await stub.status()).toBe("ready_for_complete");
+    // Reads wrote nothing.
+    await runInDurableObject(stub, (_o: CheckoutObject, state) =>
+      expect(userTables(state)).toEqual(["checkout", "ledger", "meta", "owner"]),
+    );
+    const done = await checkoutCall("complete_checkout", { id, checkout: pay("success_token") }, "k-complete");
+    expect(done.status).toBe("completed");
+    await runInDurableObject(stub, (_o: CheckoutObject, state) => {
+      expect(userTables(state)).toEqual([
+        "checkout",
+        "completion_attempt",
+        "ledger",
+        "meta",
+        "owner",
+        "payment_verification",
+        "schema_version",
+      ]);
+      expect(version(state)).toBe(1);
     });
   });
 });
