@@ -1,20 +1,19 @@
 /**
  * npm start [-- --demo] [-- wrangler dev flags]: loads the demo catalog into local KV when
  * it holds no catalog yet (or with --demo, which replaces what is there), then serves the
- * Worker with `wrangler dev` on http://localhost:8787 (PORT overrides). `--persist-to <dir>`
+ * Worker with `wrangler dev` on http://localhost:8787 (PORT, or the user's own --port, overrides). `--persist-to <dir>`
  * moves all local state, catalog included, out of .wrangler/state (the e2e tests use a
  * temporary one).
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { prepareDevLaunch, servedOrigin } from "./lib/dev-launch";
+import { portAndRest, prepareDevLaunch, servedOrigin } from "./lib/dev-launch";
 import { wranglerBin } from "./lib/kv-writer";
 import { seedDemoCatalog } from "./lib/seed-demo";
 
 const root = path.resolve(import.meta.dirname, "..");
-const port = process.env.PORT ?? "8787";
 // The demo catalog is seeded only into an empty store, or with --demo (never passed to wrangler).
-const args = await seedDemoCatalog(root, process.argv.slice(2));
+const { port, rest: args } = portAndRest(await seedDemoCatalog(root, process.argv.slice(2)), process.env.PORT ?? "8787");
 
 // Discovery and every URL name the origin actually served, not wrangler.toml's MERCHANT_ORIGIN,
 // unless the user names the public origin of an https terminator in front (README "Behind https").

@@ -36,6 +36,21 @@ export function flagValue(args: readonly string[], name: string): string | undef
   return value;
 }
 
+/**
+ * The user's flags with their own `--port` (either form) taken out, and the one port to pass:
+ * theirs, else PORT. wrangler refuses a flag given twice, so `npm start -- --port 9001` has
+ * to replace PORT's default, not add to it.
+ */
+export function portAndRest(args: readonly string[], port: string): { port: string; rest: string[] } {
+  const chosen = flagValue(args, "--port") ?? port;
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--port") i++;
+    else if (!args[i].startsWith("--port=")) rest.push(args[i]);
+  }
+  return { port: chosen, rest };
+}
+
 /** The origin a browser or agent reaches `wrangler dev` at, from its --ip and --port. */
 export function servedOrigin(args: readonly string[], port: string): string {
   const chosenPort = flagValue(args, "--port") ?? port;

@@ -1,5 +1,6 @@
 /**
- * Local development on any port: `npm start` with PORT set (startServer picks a free one)
+ * Local development on any port: `npm start -- --port N` (startServer picks a free one, and
+ * sets PORT to another, which the flag overrides)
  * serves a discovery document, continue_urls and order permalinks that name the origin
  * actually served, never wrangler.toml's MERCHANT_ORIGIN (http://localhost:8787). The
  * webhook UCP-Agent is checked in trust-webhooks.e2e.test.ts.
@@ -16,7 +17,7 @@ let server: LocalServer | undefined;
 let apiKey = "";
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ portFlag: true });
   const res = await fetch(`${origin()}/admin/api-keys`, {
     method: "POST",
     headers: { authorization: "Bearer dev-admin-token", "content-type": "application/json" },

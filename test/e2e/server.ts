@@ -31,6 +31,8 @@ export interface StartOptions {
   readonly vars?: Readonly<Record<string, string>>;
   /** Serve on this port instead of a free one (callers that keep to a range of their own). */
   readonly port?: number;
+  /** Name the port as a user's `npm start -- --port N` would, over a PORT that says otherwise. */
+  readonly portFlag?: boolean;
   /** Extra environment for `npm start`, e.g. NODE_EXTRA_CA_CERTS (Miniflare hands it to workerd). */
   readonly env?: Readonly<Record<string, string>>;
   /**
@@ -80,13 +82,15 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
       "--inspector-port",
       String(inspectorPort),
       ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+      ...(options.portFlag ? ["--port", String(port)] : []),
     ],
     {
       cwd: ROOT,
       // Own process group: stop() signals node, wrangler and workerd together.
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...serverEnv(port), ...options.env },
+      // With portFlag, PORT names another port: the flag has to win, and wrangler must get it once.
+      env: { ...serverEnv(options.portFlag ? port + 1 : port), ...options.env },
     },
   );
   const pid = child.pid;

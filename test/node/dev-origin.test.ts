@@ -7,9 +7,20 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CliError } from "../../scripts/lib/cli-error";
-import { flagValue, prepareDevLaunch, publicOrigin, servedOrigin } from "../../scripts/lib/dev-launch";
+import { flagValue, portAndRest, prepareDevLaunch, publicOrigin, servedOrigin } from "../../scripts/lib/dev-launch";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
+
+describe("portAndRest: the one --port wrangler dev gets", () => {
+  it("takes the user's --port (either form) over PORT, and leaves it out of the rest", () => {
+    expect(portAndRest(["--port", "9001", "--ip", "127.0.0.1"], "8787")).toEqual({
+      port: "9001",
+      rest: ["--ip", "127.0.0.1"],
+    });
+    expect(portAndRest(["--port=9002", "--var", "A:b"], "8787")).toEqual({ port: "9002", rest: ["--var", "A:b"] });
+    expect(portAndRest(["--persist-to", "/tmp/s"], "8790")).toEqual({ port: "8790", rest: ["--persist-to", "/tmp/s"] });
+  });
+});
 
 describe("servedOrigin", () => {
   it("is localhost on PORT by default, or when listening on every interface", () => {
