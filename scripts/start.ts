@@ -13,7 +13,10 @@ import { seedDemoCatalog } from "./lib/seed-demo";
 
 const root = path.resolve(import.meta.dirname, "..");
 // The demo catalog is seeded only into an empty store, or with --demo (never passed to wrangler).
-const { port, rest: args } = portAndRest(await seedDemoCatalog(root, process.argv.slice(2)), process.env.PORT ?? "8787");
+const { port, rest: args } = portAndRest(
+  await seedDemoCatalog(root, process.argv.slice(2)),
+  process.env.PORT ?? "8787",
+);
 
 // Discovery and every URL name the origin actually served, not wrangler.toml's MERCHANT_ORIGIN,
 // unless the user names the public origin of an https terminator in front (README "Behind https").
