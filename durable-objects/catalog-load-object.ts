@@ -22,7 +22,6 @@ import {
 } from "../src/catalog/catalog-job";
 import { keysUnder, LOAD_KEY_PREFIX, loadPrefix } from "../src/catalog/catalog-keys";
 import { indexParts } from "../src/catalog/catalog-load";
-import { resetCatalogCache } from "../src/catalog/kv-catalog";
 import { type CatalogManifest, KV_KEYS } from "../src/catalog/kv-layout";
 import { servedProduct } from "../src/catalog/merchant-catalog";
 import type { IndexableProduct } from "../src/catalog/search-index";
@@ -33,6 +32,7 @@ import {
   searchRows,
   writeSearchRows,
 } from "../src/catalog/search-tables";
+import { forgetServedCatalog } from "../src/catalog/served-cache";
 import { type JobRow, problemRows, SCHEMA, viewOf } from "./catalog-load/jobs-sql";
 import { transaction } from "./shared/schema";
 
@@ -325,7 +325,7 @@ export class CatalogLoadObject extends DurableObject<Env> {
       search: job.id,
     };
     await this.kv.put(KV_KEYS.manifest, JSON.stringify(manifest));
-    resetCatalogCache();
+    forgetServedCatalog();
     console.log(JSON.stringify({ event: "catalog_loaded", job: job.id, products: job.products, version: job.version }));
     this.#update(job.id, { phase: "cleaning", clean_after: Date.now() + this.cleanDelayMs });
   }

@@ -8,6 +8,7 @@
 
 import type { Product, Variant } from "../../schemas/ucp/product";
 import { SharedLoad } from "../lib/shared-load";
+import type { PartialSnapshot } from "./catalog-d1";
 import { type CatalogSnapshot, getProducts, REFRESH_JOIN_MS } from "./kv-catalog";
 import { type AvailabilityDoc, KV_KEYS, type VariantAvailability } from "./kv-layout";
 import type { HydratedIndex } from "./search-engine";
@@ -100,10 +101,14 @@ export async function liveProducts(
   ids: readonly string[],
   db?: D1Database,
 ): Promise<Map<string, Product>> {
-  const products = await getProducts(kv, ids);
+  // A snapshot of a D1 catalog's named products (catalog-d1.ts) reads its own version's
+  // documents and carries their live states already.
+  const partial = "documents" in snapshot ? (snapshot as PartialSnapshot) : undefined;
+  const products = partial ? await partial.documents(ids) : await getProducts(kv, ids);
   const variantIds = [...products.values()].flatMap((p) => p.variants.map((v) => v.id));
-  const live =
-    db && snapshot.manifest.search
+  const live = partial
+    ? partial.live
+    : db && snapshot.manifest.search
       ? await liveFromD1(db, stockVersion(snapshot.manifest), variantIds)
       : "live" in snapshot
         ? snapshot.live

@@ -9,6 +9,7 @@ import type { Product } from "../../schemas/ucp/product";
 import { Lru } from "../lib/lru";
 import { unavailableUnlessCorrupt } from "../lib/storage-unavailable";
 import { AVAILABILITY_REFRESH_MS, liveFromD1, withLiveAvailability } from "./availability";
+import { type PartialSnapshot, partialSnapshot } from "./catalog-d1";
 import { catalogKeys } from "./catalog-keys";
 import { encodeCursor } from "./cursor";
 import { type CatalogManifest, KV_KEYS } from "./kv-layout";
@@ -65,6 +66,29 @@ export async function searchServed(
     if (!manifest || !key) return undefined;
     try {
       return await runD1Search(kv, db, { ...manifest, search: key }, plan, origin);
+    } catch (e) {
+      if (attempt > 0 || !/no such table/.test(String(e))) throw e;
+      manifestCache = undefined;
+    }
+  }
+}
+
+/**
+ * lookup_catalog's and get_product's catalog when the served manifest names search tables: a
+ * snapshot of only the products `ids` name (catalog-d1.ts); undefined: the KV index serves.
+ */
+export async function servedSnapshot(
+  kv: KVNamespace,
+  db: D1Database,
+  now: number,
+  ids: readonly string[],
+): Promise<PartialSnapshot | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    const manifest = await servedManifest(kv, now);
+    const key = manifest?.search;
+    if (!manifest || !key) return undefined;
+    try {
+      return await partialSnapshot(db, { ...manifest, search: key }, ids, (docIds) => productsOf(kv, manifest, docIds));
     } catch (e) {
       if (attempt > 0 || !/no such table/.test(String(e))) throw e;
       manifestCache = undefined;
@@ -137,7 +161,7 @@ async function anyLive(db: D1Database, version: string, now: number): Promise<bo
 }
 
 /** The documents under this manifest's keys (documents are stored validated: catalog-load.ts). */
-async function productsOf(kv: KVNamespace, manifest: CatalogManifest, ids: readonly string[]) {
+export async function productsOf(kv: KVNamespace, manifest: CatalogManifest, ids: readonly string[]) {
   const keys = catalogKeys(manifest);
   const found = new Map<string, Product>();
   const missing = ids.filter((id) => {
@@ -154,6 +178,11 @@ async function productsOf(kv: KVNamespace, manifest: CatalogManifest, ids: reado
     documents.set(keys.product(id), product);
   }
   return found;
+}
+
+/** The next request re-reads the manifest (the isolate that saw a load switch the catalog). */
+export function forgetServedManifest(): void {
+  manifestCache = undefined;
 }
 
 /** Test hook. */

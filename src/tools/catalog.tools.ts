@@ -16,7 +16,7 @@ import { runLookup } from "../catalog/lookup";
 import { productDetail } from "../catalog/product-detail";
 import { planSearch, runSearch, toVariantFilter } from "../catalog/search";
 import { variantPasses } from "../catalog/search-engine";
-import { searchServed } from "../catalog/search-served";
+import { searchServed, servedSnapshot } from "../catalog/search-served";
 import { err, ok } from "../lib/result";
 import { CAPABILITY } from "../ucp/capabilities";
 import { invalidParams } from "../ucp/errors";
@@ -66,7 +66,9 @@ export const lookupCatalog = defineTool({
     }
     const messages: Message[] = [];
     const filter = toVariantFilter(catalog.filters, catalog.context?.currency, ctx.config.currency, messages);
-    const snapshot = await currentCatalog(ctx.env.CATALOG, ctx.now);
+    const snapshot =
+      (await servedSnapshot(ctx.env.CATALOG, ctx.env.CATALOG_DB, ctx.now, catalog.ids)) ??
+      (await currentCatalog(ctx.env.CATALOG, ctx.now));
     const products = await runLookup(
       ctx.env.CATALOG,
       snapshot,
@@ -89,7 +91,9 @@ export const getProduct = defineTool({
   input: z.object({ catalog: GetProductRequestSchema }),
   output: GetProductResponseSchema,
   async run({ catalog }, ctx) {
-    const snapshot = await currentCatalog(ctx.env.CATALOG, ctx.now);
+    const snapshot =
+      (await servedSnapshot(ctx.env.CATALOG, ctx.env.CATALOG_DB, ctx.now, [catalog.id])) ??
+      (await currentCatalog(ctx.env.CATALOG, ctx.now));
     const index = snapshot?.index;
     const productDoc = index?.productIds.get(catalog.id);
     const ref = productDoc === undefined ? index?.variantRefs.get(catalog.id) : undefined;

@@ -6,6 +6,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import demo from "../../data/demo-catalog.json";
+import { resetCatalogCache } from "../../src/catalog/kv-catalog";
 import { KV_KEYS } from "../../src/catalog/kv-layout";
 import { resetServedManifest } from "../../src/catalog/search-served";
 import { newSearchKey, writeSearchCatalog } from "../../src/catalog/search-tables";
@@ -111,6 +112,23 @@ describe("search_catalog on D1", () => {
     );
     expect(page.pagination.total_count).toBe(seen.length);
     expect(seen.length).toBeGreaterThanOrEqual(running.length);
+  });
+
+  it("lookup_catalog and get_product of a D1 catalog never need the KV index", async () => {
+    await env.CATALOG.delete("catalog:index");
+    resetCatalogCache();
+    const boot = demo.products.find((p) => p.id === "prod_ridgeline_boot");
+    const second = boot?.variants[1];
+    const looked = await callTool("lookup_catalog", {
+      catalog: { ids: ["prod_ridgeline_boot", second?.sku, "no-such-id"] },
+    });
+    const found = looked.body.result.structuredContent;
+    expect(found.products.map((p: { id: string }) => p.id)).toEqual(["prod_ridgeline_boot"]);
+    expect(found.products[0].variants.map((v: { id: string }) => v.id)).toEqual([boot?.variants[0]?.id, second?.id]);
+    expect(found.messages).toEqual([expect.objectContaining({ code: "not_found", content: "no-such-id" })]);
+    const detail = await callTool("get_product", { catalog: { id: boot?.handle } });
+    expect(detail.body.result.structuredContent.product.id).toBe("prod_ridgeline_boot");
+    await seedDemoCatalog();
   });
 
   it("switches search and documents together with the one manifest write", async () => {

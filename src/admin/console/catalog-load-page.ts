@@ -5,7 +5,9 @@
  * paused one offers Resume (from its cursor) and Discard.
  */
 import type { JobView } from "../../catalog/catalog-job";
-import { catalogSnapshot, resetCatalogCache } from "../../catalog/kv-catalog";
+import { loadPrefix } from "../../catalog/catalog-keys";
+import { servedManifest } from "../../catalog/search-served";
+import { forgetServedCatalog } from "../../catalog/served-cache";
 import { html, type SafeHtml } from "../../pages/html";
 import { contentSecurityPolicy } from "../../pages/respond";
 import { catalogLoads, loadPath } from "./catalog-loads";
@@ -42,10 +44,13 @@ ${load.phase === "refused" ? problemList(load, problems, page, pages) : ""}
   });
 }
 
-/** The isolate that shows "loaded" serves the new catalog now, not at its next 30-second check. */
+/**
+ * The isolate that shows "loaded" serves the new catalog now, not at its next 30-second check
+ * (its cached manifest, never the KV index, tells: a D1 catalog's isolate never loads that).
+ */
 async function serveNewCatalog(ctx: ConsoleContext, load: JobView): Promise<void> {
-  const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
-  if (snapshot?.manifest.version !== load.version) resetCatalogCache();
+  const manifest = await servedManifest(ctx.env.CATALOG, ctx.now);
+  if (manifest?.keys !== loadPrefix(load.id)) forgetServedCatalog();
 }
 
 const n = (value: number) => value.toLocaleString("en-US");
