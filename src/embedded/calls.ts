@@ -14,7 +14,7 @@ import { runCheckoutAction } from "../pages/checkout-actions";
 import { asCheckout, totalOf, unchangedUpdate } from "../pages/checkout-data";
 import { KEY_FIELD } from "../pages/checkout-form";
 import { money } from "../pages/checkout-summary";
-import type { PageContext } from "../pages/context";
+import { type PageContext, postedForm } from "../pages/context";
 import { csrfOk } from "../pages/csrf";
 import { isSupportedVersion } from "../ucp/versions";
 import { ecCheckout } from "./checkout-json";
@@ -40,15 +40,8 @@ export function isEmbeddedCall(request: Request): boolean {
 
 /** A page form's fields when its CSRF token, or inside a frame the page's proof, says it is ours. */
 export async function readCheckoutForm(ctx: PageContext, checkoutId: string): Promise<FormData | undefined> {
-  const type = ctx.request.headers.get("content-type") ?? "";
-  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data"))
-    return undefined;
-  let form: FormData;
-  try {
-    form = await ctx.request.formData();
-  } catch {
-    return undefined;
-  }
+  const form = await postedForm(ctx.request);
+  if (!form) return undefined;
   if (await csrfOk(ctx.request, form, ctx.config)) return form;
   return fromOwnOrigin(ctx.request, ctx.config) && (await proofOk(ctx.config, checkoutId, form.get(PROOF_FIELD)))
     ? form

@@ -42,15 +42,9 @@ export async function dispatch(
       return ok(initializeResult(params, scope.config));
     case "ping":
       return ok({});
-    case "tools/list":
-      return ok(toolsListResult());
-    case "tools/call":
-      return toolsCall(params, scope);
-    case "resources/list":
-      return ok(resourcesListResult(scope.config));
-    case "resources/read":
-      return resourcesReadResult(params, scope.config, era);
   }
+  const answered = eitherEra(method, params, scope, era);
+  if (answered) return answered;
   const tool = TOOLS.get(method);
   if (tool) {
     // Older UCP examples call the tool as the JSON-RPC method; they get the payload itself.
@@ -68,6 +62,21 @@ async function dispatchModern(
   switch (method) {
     case "server/discover":
       return ok(discoverResult(scope.config));
+  }
+  const answered = eitherEra(method, params, scope, { kind: "modern", version: "" });
+  if (answered) return answered;
+  // The direct-method form is a 2026-01 UCP draft shape: its payload-as-result has no resultType.
+  return err(protocolError(RPC.methodNotFound, 404, `Method not found: ${method.slice(0, 100)}`));
+}
+
+/** The methods both eras answer alike; undefined for any other (resources/read shapes its view by era). */
+function eitherEra(
+  method: string,
+  params: Record<string, unknown>,
+  scope: RequestScope,
+  era: Era,
+): Result<unknown, ProtocolError> | Promise<Result<unknown, ProtocolError>> | undefined {
+  switch (method) {
     case "tools/list":
       return ok(toolsListResult());
     case "tools/call":
@@ -75,10 +84,9 @@ async function dispatchModern(
     case "resources/list":
       return ok(resourcesListResult(scope.config));
     case "resources/read":
-      return resourcesReadResult(params, scope.config, { kind: "modern", version: "" });
+      return resourcesReadResult(params, scope.config, era);
   }
-  // The direct-method form is a 2026-01 UCP draft shape: its payload-as-result has no resultType.
-  return err(protocolError(RPC.methodNotFound, 404, `Method not found: ${method.slice(0, 100)}`));
+  return undefined;
 }
 
 function initializeResult(params: Record<string, unknown>, config: MerchantConfig) {

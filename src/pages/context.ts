@@ -34,17 +34,22 @@ export async function pageContext(request: Request, env: Env, now = Date.now()):
   return cart ? { ...ctx, cart } : ctx;
 }
 
-/** The POSTed form, or undefined when it is not a form or fails the CSRF check. */
-export async function readForm(ctx: PageContext): Promise<FormData | undefined> {
-  const type = ctx.request.headers.get("content-type") ?? "";
+/** The POSTed form's fields, not yet trusted: undefined when the body is not a form. */
+export async function postedForm(request: Request): Promise<FormData | undefined> {
+  const type = request.headers.get("content-type") ?? "";
   if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data"))
     return undefined;
-  let form: FormData;
   try {
-    form = await ctx.request.formData();
+    return await request.formData();
   } catch {
     return undefined;
   }
+}
+
+/** The POSTed form, or undefined when it is not a form or fails the CSRF check. */
+export async function readForm(ctx: PageContext): Promise<FormData | undefined> {
+  const form = await postedForm(ctx.request);
+  if (!form) return undefined;
   return (await csrfOk(ctx.request, form, ctx.config)) ? form : undefined;
 }
 

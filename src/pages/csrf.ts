@@ -6,6 +6,7 @@
  */
 import type { MerchantConfig } from "../config";
 import { constantTimeEqual, cookieValue } from "../lib/cookies";
+import { hmacKey } from "../lib/hmac-key";
 import { toBase64Url } from "../lib/ids";
 
 export const CSRF_FIELD = "_csrf";
@@ -18,27 +19,12 @@ export interface CsrfState {
   readonly setCookie?: string;
 }
 
-const hmacKeys = new Map<string, Promise<CryptoKey>>();
-
-function hmacKey(secret: string): Promise<CryptoKey> {
-  let key = hmacKeys.get(secret);
-  if (!key) {
-    key = crypto.subtle.importKey(
-      "raw",
-      new TextEncoder().encode(`ucp-worker csrf\u0000${secret}`),
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign"],
-    );
-    // One secret per deployment; the bound only matters to tests that use several.
-    if (hmacKeys.size >= 8) hmacKeys.clear();
-    hmacKeys.set(secret, key);
-  }
-  return key;
-}
-
 async function tokenFor(secret: string, cookie: string): Promise<string> {
-  const mac = await crypto.subtle.sign("HMAC", await hmacKey(secret), new TextEncoder().encode(cookie));
+  const mac = await crypto.subtle.sign(
+    "HMAC",
+    await hmacKey(`ucp-worker csrf\u0000${secret}`),
+    new TextEncoder().encode(cookie),
+  );
   return toBase64Url(new Uint8Array(mac).slice(0, 24));
 }
 

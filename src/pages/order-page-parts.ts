@@ -1,5 +1,6 @@
 /** The order page's status line, shipping address, shipments (with tracking links) and adjustments. */
 
+import { formatDateTime } from "../i18n/date-time";
 import { orderWord } from "../i18n/total-labels";
 import { type Translate, translator } from "../i18n/translate";
 import type { PageContext } from "./context";
@@ -65,18 +66,7 @@ export function orderStatus(t: Translate, order: OrderView): string {
 }
 
 function when(ctx: PageContext, iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  // The zone named in the locale's own way; no seconds.
-  return new Intl.DateTimeFormat(ctx.config.storefront.locale, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZoneName: "short",
-    timeZone: "UTC",
-  }).format(date);
+  return formatDateTime(ctx.config.storefront.locale, "UTC", iso);
 }
 
 const ADDRESS_LINES = [

@@ -43,21 +43,26 @@ export function modeBadge(ctx: ConsoleContext): SafeHtml {
     : html`<span class="mode live" title="Real payments">Live</span>`;
 }
 
-export function renderConsole(ctx: ConsoleContext, page: ConsolePage): Response {
-  const { config, nonce } = ctx;
-  const path = ctx.url.pathname;
-  const who = ctx.principal.via === "access" ? ctx.principal.email : "admin token";
-  const doc = html`<!doctype html>
+/** Every console document's start, the sign-in page's too: no referrer, not indexed, the styles under the nonce. */
+export function consoleHead(title: string, nonce: string, more: SafeHtml | string = ""): SafeHtml {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
-<title>${page.title} · ${config.name} console</title>
+<title>${title}</title>
 <style nonce="${nonce}">${trustedHtml(CONSOLE_CSS)}</style>
-${page.head ?? ""}
-</head>
+${more}
+</head>`;
+}
+
+export function renderConsole(ctx: ConsoleContext, page: ConsolePage): Response {
+  const { config, nonce } = ctx;
+  const path = ctx.url.pathname;
+  const who = ctx.principal.via === "access" ? ctx.principal.email : "admin token";
+  const doc = html`${consoleHead(`${page.title} · ${config.name} console`, nonce, page.head)}
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="console"><div class="bar">

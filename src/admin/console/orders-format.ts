@@ -1,4 +1,5 @@
 /** How the console says statuses, times, money, platforms and the API's enum values. */
+import { formatDateTime } from "../../i18n/date-time";
 import { html, type SafeHtml } from "../../pages/html";
 import { formatMoney } from "../../pages/money";
 import type { ConsoleContext } from "./types";
@@ -17,34 +18,12 @@ export function statusBadge(status: string): SafeHtml {
   return html`<span class="status">${STATUS_LABELS[status] ?? status}</span>`;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
 /**
  * To the minute, in the store's locale (MERCHANT_LOCALE) and the merchant's time zone
- * (MERCHANT_TIME_ZONE, default UTC), the zone named: "Mar 5, 2026, 2:05 PM UTC",
- * "5. März 2026, 15:05 MEZ". Pages keep the ISO instant in `<time datetime>` for machines.
+ * (MERCHANT_TIME_ZONE, default UTC), the zone named (src/i18n/date-time.ts).
  */
 export function dateTime(ctx: Store, ms: number | string): string {
-  const date = new Date(ms);
-  if (Number.isNaN(date.getTime())) return String(ms);
-  const { locale } = ctx.config.storefront;
-  const key = `${locale}\u0000${ctx.config.timeZone}`;
-  let format = formats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, {
-      timeZone: ctx.config.timeZone,
-      year: "numeric",
-      month: "short",
-      day: "numeric",
-      hour: "numeric",
-      minute: "2-digit",
-      timeZoneName: "short",
-    });
-    // One locale and zone per store; the bound only matters to tests that vary them.
-    if (formats.size >= 8) formats.clear();
-    formats.set(key, format);
-  }
-  return format.format(date);
+  return formatDateTime(ctx.config.storefront.locale, ctx.config.timeZone, ms);
 }
 
 const WORDS: Readonly<Record<string, string>> = {

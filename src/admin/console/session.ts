@@ -11,6 +11,7 @@
  */
 
 import { constantTimeEqual, cookieValue } from "../../lib/cookies";
+import { hmacKey } from "../../lib/hmac-key";
 import { fromBase64Url, toBase64Url } from "../../lib/ids";
 
 export const SESSION_MS = 8 * 3600_000;
@@ -24,29 +25,13 @@ export interface ConsoleSession {
   readonly exp: number;
 }
 
-const keys = new Map<string, Promise<CryptoKey>>();
-
-/** HMAC-SHA-256 key for `label` and `secret`; a few per isolate (one per secret and purpose). */
-function hmacKey(label: string, secret: string): Promise<CryptoKey> {
-  const id = `${label}\u0000${secret}`;
-  let key = keys.get(id);
-  if (!key) {
-    key = crypto.subtle.importKey(
-      "raw",
-      new TextEncoder().encode(`ucp-worker ${id}`),
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign"],
-    );
-    // One admin token and one id secret per deployment; the bound only matters to tests.
-    if (keys.size >= 16) keys.clear();
-    keys.set(id, key);
-  }
-  return key;
-}
-
 async function mac(label: string, secret: string, text: string): Promise<string> {
-  const sig = await crypto.subtle.sign("HMAC", await hmacKey(label, secret), new TextEncoder().encode(text));
+  const sig = await crypto.subtle.sign(
+    "HMAC",
+    // One key per purpose and secret (the admin token, the id secret).
+    await hmacKey(`ucp-worker ${label}\u0000${secret}`),
+    new TextEncoder().encode(text),
+  );
   return toBase64Url(new Uint8Array(sig));
 }
 

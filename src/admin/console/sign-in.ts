@@ -7,12 +7,11 @@
 import { chargeFailure, spentBudget } from "../../auth/rate-limit";
 import { trustConfig } from "../../auth/trust-config";
 import type { MerchantConfig } from "../../config";
-import { html, type SafeHtml, trustedHtml } from "../../pages/html";
+import { html, type SafeHtml } from "../../pages/html";
 import { htmlResponse, newNonce, seeOther } from "../../pages/respond";
 import { adminFailureKey, sameSecret } from "../auth";
-import { CONSOLE_CSS } from "./console-styles";
 import { crossOrigin, field, readConsoleForm } from "./forms";
-import { consoleMessage } from "./layout";
+import { consoleHead, consoleMessage } from "./layout";
 import { endSessionCookie, readSession, startSession } from "./session";
 import { closeSession, recordSession, sessionOpen } from "./session-record";
 import type { ConsoleContext } from "./types";
@@ -46,16 +45,7 @@ function signInPage(
 <button type="submit">Sign in</button>
 </form>`
     : html`<p>This console is behind Cloudflare Access: open it through your Access sign-in.</p>`;
-  const doc = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex">
-<title>Sign in · ${config.name} console</title>
-<style nonce="${nonce}">${trustedHtml(CONSOLE_CSS)}</style>
-</head>
+  const doc = html`${consoleHead(`Sign in · ${config.name} console`, nonce)}
 <body>
 <main id="main">
 <h1>${config.name} console</h1>

@@ -3,21 +3,15 @@
  * pages register. The console is HTML for a signed-in merchant under /admin/; the JSON admin
  * API beside it keeps answering scripts that send `Authorization: Bearer <ADMIN_TOKEN>`.
  */
-import type { MerchantConfig } from "../../config";
+import type { PageContext } from "../../pages/context";
 
 /** Who is signed in: through Cloudflare Access (its JWT) or the admin token's session cookie. */
 export type ConsolePrincipal =
   | { readonly via: "access"; readonly email: string }
   | { readonly via: "session"; readonly sessionId: string };
 
-export interface ConsoleContext {
-  readonly request: Request;
-  readonly url: URL;
-  readonly env: Env;
-  readonly config: MerchantConfig;
-  readonly now: number;
-  /** Authorizes this response's inline style and script (strict CSP). */
-  readonly nonce: string;
+/** The request's facts every handler gets, as the buyer pages get them; `nonce` authorizes inline style and script. */
+export interface ConsoleContext extends Pick<PageContext, "request" | "url" | "env" | "config" | "now" | "nonce"> {
   /** The value every console form carries in its hidden `_csrf` field. */
   readonly csrfToken: string;
   readonly principal: ConsolePrincipal;
