@@ -7,51 +7,29 @@
  * test dashboard, and passes axe. The merchant ships: the stand-in holds one capture keyed
  * by the order, and the page says Captured. Shipping the rest captures nothing more.
  */
-import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type LocalServer, startServer } from "../e2e/server";
-import { type RunningStandIn, startStripeStandIn } from "../stripe/server";
 import { type Agent, connectAgent, type Json } from "./agent";
-import { findChromium } from "./chromium";
 import { DEV_ADMIN_TOKEN, signedInPage } from "./console-sign-in";
 import { describeBrowser, expectNoSeriousAxeViolations, screenshot } from "./harness";
 import { readyCheckout } from "./sessions";
+import { type StripeStore, startStripeStore } from "./stripe-store";
 
 const ADMIN = { authorization: `Bearer ${DEV_ADMIN_TOKEN}` };
 
-let stripe: RunningStandIn | undefined;
-let server: LocalServer | undefined;
-let browser: Browser | undefined;
+let store: StripeStore | undefined;
 let agent: Agent | undefined;
 
 describeBrowser("the order page's Payment card and capture at shipment (Stripe, manual capture)", () => {
   beforeAll(async () => {
-    stripe = await startStripeStandIn();
-    const executablePath = findChromium();
-    [server, browser] = await Promise.all([
-      startServer({
-        vars: {
-          PAYMENT_TEST_MODE: "false",
-          STRIPE_SECRET_KEY: "sk_test_browserCapture",
-          STRIPE_PUBLISHABLE_KEY: "pk_test_browserCapture",
-          STRIPE_API_BASE: stripe.url,
-          STRIPE_CAPTURE: "manual",
-          GOOGLE_PAY_ENVIRONMENT: "TEST",
-          GOOGLE_PAY_MERCHANT_NAME: "Demo Outfitters",
-        },
-      }),
-      executablePath ? chromium.launch({ executablePath, args: ["--no-sandbox"] }) : undefined,
-    ]);
+    store = await startStripeStore("browserCapture", { STRIPE_CAPTURE: "manual" });
   });
   afterAll(async () => {
     await agent?.close();
-    await browser?.close();
-    await server?.stop();
-    await stripe?.stop();
+    await store?.stop();
   });
 
   it("shows the card, the authorization and Stripe's link; shipping captures once", async () => {
-    const baseUrl = server?.baseUrl ?? "";
+    const baseUrl = store?.server.baseUrl ?? "";
     agent = await connectAgent(baseUrl);
     const checkout = await readyCheckout(agent);
     const done = await agent.call("complete_checkout", {
@@ -73,10 +51,7 @@ describeBrowser("the order page's Payment card and capture at shipment (Stripe, 
     });
     expect(done.status, JSON.stringify(done.messages)).toBe("completed");
     const orderId: string = done.order.id;
-    const intents = () =>
-      [...(stripe?.standIn.state.paymentIntents.values() ?? [])].filter(
-        (pi) => pi.metadata.ucp_checkout_id === checkout.id,
-      );
+    const intents = () => store?.intentsOf(checkout.id) ?? [];
     expect(intents()).toHaveLength(1);
     const intent = intents()[0];
     expect(intent?.status).toBe("requires_capture");
@@ -84,8 +59,7 @@ describeBrowser("the order page's Payment card and capture at shipment (Stripe, 
       (await fetch(`${baseUrl}/admin/orders/${orderId}`, { headers: ADMIN })).json() as Promise<Json>;
     expect((await view()).capture).toEqual({ status: "authorized" });
 
-    const context = await (browser as Browser).newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await signedInPage(context, baseUrl);
+    const page = await signedInPage(await (store as StripeStore).context(), baseUrl);
     await page.goto(`${baseUrl}/admin/orders/${orderId}`);
     const card = page.getByRole("region", { name: "Payment" });
     await card.waitFor();

@@ -8,77 +8,42 @@
  * order's charge; the page's CSP names the stand-in's origin; axe is clean. Without
  * JavaScript the page says a card needs it and shows no form.
  */
-import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type LocalServer, startServer } from "../e2e/server";
-import { type RunningStandIn, startStripeStandIn } from "../stripe/server";
 import { type Agent, connectAgent, type Json } from "./agent";
-import { findChromium } from "./chromium";
 import { describeBrowser, expectNoSeriousAxeViolations, screenshot } from "./harness";
 import { readyCheckout } from "./sessions";
+import { type StripeStore, startStripeStore } from "./stripe-store";
 
 /** `.dev.vars`' development admin token, which the local server runs with. */
 const ADMIN = { authorization: "Bearer dev-admin-token" };
 
-let stripe: RunningStandIn | undefined;
-let server: LocalServer | undefined;
-let browser: Browser | undefined;
+let store: StripeStore | undefined;
 let agent: Agent | undefined;
-
-/** Only the store and the stand-in: anything else (catalog images on example hosts) is refused at once. */
-async function context(options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
-  const allowed = new Set([new URL(server?.baseUrl ?? "").origin, stripe?.url]);
-  const ctx = await (browser as Browser).newContext({ viewport: { width: 1280, height: 800 }, ...options });
-  await ctx.route(
-    (url) => !allowed.has(url.origin),
-    (route) => route.abort("blockedbyclient"),
-  );
-  return ctx;
-}
 
 describeBrowser("Stripe's card form on the checkout page", () => {
   beforeAll(async () => {
-    stripe = await startStripeStandIn();
-    const executablePath = findChromium();
-    [server, browser] = await Promise.all([
-      startServer({
-        vars: {
-          PAYMENT_TEST_MODE: "false",
-          STRIPE_SECRET_KEY: "sk_test_browserCardForm",
-          STRIPE_PUBLISHABLE_KEY: "pk_test_browserCardForm",
-          STRIPE_PROFILE_ID: "profile_browser",
-          STRIPE_API_BASE: stripe.url,
-          STRIPE_JS_URL: `${stripe.url}/v3`,
-        },
-      }),
-      executablePath ? chromium.launch({ executablePath, args: ["--no-sandbox"] }) : undefined,
-    ]);
+    store = await startStripeStore("browserCardForm");
   });
   afterAll(async () => {
     await agent?.close();
-    await browser?.close();
-    await server?.stop();
-    await stripe?.stop();
+    await store?.stop();
   });
 
   it("the buyer pays with the Payment Element (a decline, then 3-D Secure) and the order is placed on one PaymentIntent", async () => {
-    const baseUrl = server?.baseUrl ?? "";
+    const baseUrl = store?.server.baseUrl ?? "";
     agent = await connectAgent(baseUrl);
     const checkout = await readyCheckout(agent);
     expect(Object.keys(checkout.ucp.payment_handlers)).toContain("com.stripe.payments");
-    const intentsOf = () =>
-      [...(stripe?.standIn.state.paymentIntents.values() ?? [])].filter(
-        (pi) => pi.metadata.ucp_checkout_id === checkout.id,
-      );
+    const intentsOf = () => store?.intentsOf(checkout.id) ?? [];
 
-    const page = await (await context()).newPage();
+    const page = await (await (store as StripeStore).context()).newPage();
     const opened = await page.goto(checkout.continue_url);
     expect(opened?.status()).toBe(200);
     const csp = (await opened?.allHeaders())?.["content-security-policy"] ?? "";
     expect(csp).toContain(`script-src 'nonce-`);
-    expect(csp).toContain(` ${stripe?.url};`);
-    expect(csp).toContain(`frame-src ${stripe?.url};`);
-    expect(csp).toContain(`connect-src 'self' ${stripe?.url};`);
+    expect(csp).toContain(` ${store?.stripe.url};`);
+    expect(csp).toContain(`frame-src ${store?.stripe.url};`);
+    expect(csp).toContain(`connect-src 'self' ${store?.stripe.url};`);
     await page.getByLabel("Visa test card (pays)").waitFor();
     expect(await page.getByText("needs JavaScript").isVisible()).toBe(false);
     // A reload finds the same PaymentIntent (its Idempotency-Key is the checkout and its total).
@@ -112,7 +77,7 @@ describeBrowser("Stripe's card form on the checkout page", () => {
 
   it("without JavaScript the page says a card needs it and offers no form", async () => {
     const ready = await readyCheckout(agent as Agent);
-    const page = await (await context({ javaScriptEnabled: false })).newPage();
+    const page = await (await (store as StripeStore).context({ javaScriptEnabled: false })).newPage();
     expect((await page.goto(ready.continue_url))?.status()).toBe(200);
     expect(await page.getByText("Paying by card on this page needs JavaScript").isVisible()).toBe(true);
     // The form is in the page but hidden: nothing the buyer can press without the Payment Element.

@@ -22,7 +22,11 @@ export interface StripeStore {
   stop(): Promise<void>;
 }
 
-export async function startStripeStore(name: string): Promise<StripeStore> {
+/** `name` keys the Stripe credentials (one stand-in account per test file); `vars` go over the store's. */
+export async function startStripeStore(
+  name: string,
+  vars: Readonly<Record<string, string>> = {},
+): Promise<StripeStore> {
   const stripe = await startStripeStandIn();
   const executablePath = findChromium();
   if (!executablePath) throw new Error("no Chromium");
@@ -38,6 +42,7 @@ export async function startStripeStore(name: string): Promise<StripeStore> {
         // Google Pay offered too: agents pay with its tokens, charged through Stripe.
         GOOGLE_PAY_ENVIRONMENT: "TEST",
         GOOGLE_PAY_MERCHANT_NAME: "Demo Outfitters",
+        ...vars,
       },
     }),
     chromium.launch({ executablePath, args: ["--no-sandbox"] }),
