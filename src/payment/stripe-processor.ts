@@ -84,6 +84,20 @@ function attemptMetadata(request: ChargeRequest): Record<string, string> {
   };
 }
 
+/** A PaymentIntent re-tagged with the attempt charging it now: void and recovery look it up by `ucp_attempt`. */
+async function tagWithAttempt(
+  stripe: Stripe,
+  intent: Stripe.Response<Stripe.PaymentIntent>,
+  key: string,
+): Promise<Stripe.Response<Stripe.PaymentIntent>> {
+  if (intent.metadata?.ucp_attempt === key) return intent;
+  return stripe.paymentIntents.update(
+    intent.id,
+    { metadata: { ucp_attempt: key } },
+    { idempotencyKey: `${key}:adopt` },
+  );
+}
+
 /**
  * The retry after the buyer verified: the PaymentIntent the first charge made, only if it is
  * this checkout's and this amount's. It is re-tagged with the attempt charging it now (void
@@ -101,12 +115,7 @@ async function resume(stripe: Stripe, request: ChargeRequest, intentId: string):
       console.error(`stripe: charge ${key}: the verified PaymentIntent is not this checkout's charge; not used`);
       return { kind: "declined", reason: "The verified payment does not match this checkout. Pay again." };
     }
-    if (intent.metadata?.ucp_attempt !== key)
-      intent = await stripe.paymentIntents.update(
-        intentId,
-        { metadata: { ucp_attempt: key } },
-        { idempotencyKey: `${key}:adopt` },
-      );
+    intent = await tagWithAttempt(stripe, intent, key);
     if (intent.status === "requires_confirmation")
       intent = await stripe.paymentIntents.confirm(intentId, {}, { idempotencyKey: `${key}:confirm` });
     return outcomeOf(intent);
@@ -163,12 +172,7 @@ async function adoptPageIntent(
     }
     if (intent.status !== "succeeded" && intent.status !== "requires_capture")
       return { kind: "declined", reason: "The card payment was not completed. Pay again." };
-    if (intent.metadata?.ucp_attempt !== key)
-      intent = await stripe.paymentIntents.update(
-        intentId,
-        { metadata: { ucp_attempt: key } },
-        { idempotencyKey: `${key}:adopt` },
-      );
+    intent = await tagWithAttempt(stripe, intent, key);
     if (intent.status === "requires_capture" && settings.capture === "automatic")
       intent = await stripe.paymentIntents.capture(
         intentId,
