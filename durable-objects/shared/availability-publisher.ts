@@ -6,16 +6,20 @@
  * change; carts and checkouts ask the object itself, so they never depend on it. A stock shard
  * (ShardPublisher): each variant's state, as the metadata of its own key, only when that
  * variant's state changed: no table scan and no store-wide document per reservation.
+ * Both read the object's state through its store (shared/kernel.ts), which has every table
+ * once anything is stored and answers `empty` before: nothing here asks whether a table exists.
  */
 import { type AvailabilityDoc, KV_KEYS, type VariantAvailability } from "../../src/catalog/kv-layout";
 import { STORE_TABLES_SQL } from "../../src/catalog/search-tables";
-import { hasTable } from "./schema";
+import type { ObjectStore } from "./kernel";
 
 type Row = { variant_id: string; catalog_version: string };
 
-/** Which of these variants a merchant restocked (the table appears with the first reservation or restock). */
+/** How a publisher reads the object's state: its store's read, which writes nothing. */
+export type StateReader = Pick<ObjectStore, "read">;
+
+/** Which of these variants a merchant restocked. */
 export function restockedAmong(sql: SqlStorage, variantIds: readonly string[]): Set<string> {
-  if (!hasTable(sql, "restocks")) return new Set();
   const rows = sql.exec<{ variant_id: string }>(
     "SELECT variant_id FROM restocks WHERE variant_id IN (SELECT value FROM json_each(?))",
     JSON.stringify(variantIds),
@@ -29,7 +33,7 @@ export class AvailabilityPublisher {
   #chain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly sql: SqlStorage,
+    private readonly store: StateReader,
     private readonly kv: KVNamespace,
   ) {}
 
@@ -51,25 +55,24 @@ export class AvailabilityPublisher {
   }
 
   #document(): AvailabilityDoc {
-    if (!hasTable(this.sql, "stock")) return { updated_at: new Date().toISOString(), sold_out: {}, restocked: {} };
-    // fromEntries defines own properties, so an id such as "__proto__" stays data.
-    const entries = (query: string) =>
-      Object.fromEntries([...this.sql.exec<Row>(query)].map((r) => [r.variant_id, r.catalog_version]));
-    return {
-      updated_at: new Date().toISOString(),
-      sold_out: entries("SELECT variant_id, catalog_version FROM stock WHERE level = 0"),
-      restocked: hasTable(this.sql, "restocks")
-        ? entries(
-            "SELECT s.variant_id, s.catalog_version FROM stock s JOIN restocks r USING (variant_id) WHERE s.level > 0",
-          )
-        : {},
-    };
+    const updated_at = new Date().toISOString();
+    return this.store.read({ updated_at, sold_out: {}, restocked: {} }, (sql) => {
+      // fromEntries defines own properties, so an id such as "__proto__" stays data.
+      const entries = (query: string) =>
+        Object.fromEntries([...sql.exec<Row>(query)].map((r) => [r.variant_id, r.catalog_version]));
+      return {
+        updated_at,
+        sold_out: entries("SELECT variant_id, catalog_version FROM stock WHERE level = 0"),
+        restocked: entries(
+          "SELECT s.variant_id, s.catalog_version FROM stock s JOIN restocks r USING (variant_id) WHERE s.level > 0",
+        ),
+      };
+    });
   }
 }
 
 /** One variant's state as published: what a shard compares before and after a change. */
 export function variantState(sql: SqlStorage, variantId: string): VariantAvailability | undefined {
-  if (!hasTable(sql, "stock")) return undefined;
   const row = sql
     .exec<{ level: number | null; catalog_version: string }>(
       "SELECT level, catalog_version FROM stock WHERE variant_id = ?",
@@ -78,9 +81,7 @@ export function variantState(sql: SqlStorage, variantId: string): VariantAvailab
     .toArray()[0];
   if (!row) return undefined;
   if (row.level === 0) return { s: "sold_out", v: row.catalog_version };
-  const restocked =
-    hasTable(sql, "restocks") &&
-    sql.exec("SELECT 1 FROM restocks WHERE variant_id = ?", variantId).toArray().length > 0;
+  const restocked = sql.exec("SELECT 1 FROM restocks WHERE variant_id = ?", variantId).toArray().length > 0;
   return { s: restocked && row.level !== null ? "restocked" : "in_stock", v: row.catalog_version };
 }
 
@@ -107,7 +108,7 @@ export class ShardPublisher {
   #liveTable = false;
 
   constructor(
-    private readonly sql: SqlStorage,
+    private readonly store: StateReader,
     private readonly kv: KVNamespace,
     /** Catalog search on D1 (issue 28): the same state goes to search_live, which search filters on. */
     private readonly db?: D1Database,
@@ -127,7 +128,7 @@ export class ShardPublisher {
   }
 
   async #write(variantId: string): Promise<void> {
-    const state = variantState(this.sql, variantId) ?? { s: "in_stock", v: "" };
+    const state = this.store.read(undefined, (sql) => variantState(sql, variantId)) ?? { s: "in_stock", v: "" };
     const text = JSON.stringify(state);
     if (text === this.#published.get(variantId)) {
       this.#unpublished.delete(variantId);

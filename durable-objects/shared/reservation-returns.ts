@@ -4,7 +4,7 @@
  * reservation and the caller's key (the order's effect id), kept as long as the object: a
  * repeat finds its row and returns nothing twice, and no variant gets back more than the
  * reservation took. release() gives back only what is left. SQL helpers for the
- * InventoryObject; called inside its transactions.
+ * InventoryObject; called inside its transactions (its table is in inventory/layout.ts).
  */
 import type { ReturnLine } from "../../src/catalog/stock-returns";
 import type { RecordedLine } from "./inventory-plan";
@@ -34,10 +34,9 @@ export function parseReturnLines(value: unknown): ReturnLine[] | undefined {
   return lines;
 }
 
-/** Units of each variant this reservation has given back so far (0 when the table is absent). */
-export function returnedUnits(sql: SqlStorage, reservationId: string, hasTable: boolean): Map<string, number> {
+/** Units of each variant this reservation has given back so far. */
+export function returnedUnits(sql: SqlStorage, reservationId: string): Map<string, number> {
   const units = new Map<string, number>();
-  if (!hasTable) return units;
   const rows = sql.exec<{ lines_json: string }>(
     "SELECT lines_json FROM reservation_returns WHERE reservation_id = ?",
     reservationId,

@@ -6,7 +6,7 @@
  * load), before its own transaction; the row it then writes wins over the store-wide count as
  * any stored row does.
  */
-import { INVENTORY_NAME, STOCK_SHARD_PREFIX, type StockLevel } from "./inventory-plan";
+import { INVENTORY_NAME, STOCK_SHARD_PREFIX, type StockLevel, stockShardName } from "./inventory-plan";
 
 /** What the store-wide object says of one variant now. */
 export interface LegacyStart {
@@ -19,6 +19,19 @@ export interface LegacyStart {
 /** Whether an object of this name is a stock shard (otherwise: the store-wide object, or a test's). */
 export function isStockShard(name: string | undefined): boolean {
   return name?.startsWith(STOCK_SHARD_PREFIX) === true;
+}
+
+/**
+ * A shard counts only the variants that hash to it: lines for any other are refused (as
+ * invalid input) before anything is read. Any other object's name accepts every line.
+ */
+export function foreignLines(
+  name: string | undefined,
+  lines: readonly { variantId: string }[],
+): Array<{ path: string; message: string }> | undefined {
+  const foreign = lines.find((l) => stockShardName(l.variantId) !== name);
+  if (!isStockShard(name) || !foreign) return undefined;
+  return [{ path: "lines", message: `${foreign.variantId.slice(0, 200)} is counted by another stock shard` }];
 }
 
 /**

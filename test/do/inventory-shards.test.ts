@@ -9,8 +9,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { INVENTORY_MIGRATIONS } from "../../durable-objects/inventory/layout";
 import type { InventoryObject } from "../../durable-objects/inventory-object";
 import { ShardPublisher } from "../../durable-objects/shared/availability-publisher";
+import { ObjectStore } from "../../durable-objects/shared/kernel";
 import { readAvailability } from "../../src/catalog/availability";
 import { KV_KEYS, type VariantAvailability } from "../../src/catalog/kv-layout";
 import { INVENTORY_NAME, stockShardName, stockVersion } from "../../src/catalog/stock-keys";
@@ -379,7 +381,7 @@ describe("availability per variant", () => {
           await env.CATALOG.put(key, value, options);
         },
       } as unknown as KVNamespace;
-      const publisher = new ShardPublisher(st.storage.sql, kv);
+      const publisher = new ShardPublisher(new ObjectStore(st.storage, INVENTORY_MIGRATIONS), kv);
       await env.CATALOG.delete(KV_KEYS.variantAvailability(v));
       await publisher.publish([v]);
       expect(publisher.pending).toBe(true);
