@@ -8,6 +8,7 @@
  * by the order, and the page says Captured. Shipping the rest captures nothing more.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { googlePay } from "../helpers/google-pay";
 import { type Agent, connectAgent, type Json } from "./agent";
 import { DEV_ADMIN_TOKEN, signedInPage } from "./console-sign-in";
 import { describeBrowser, expectNoSeriousAxeViolations, screenshot } from "./harness";
@@ -34,20 +35,7 @@ describeBrowser("the order page's Payment card and capture at shipment (Stripe, 
     const checkout = await readyCheckout(agent);
     const done = await agent.call("complete_checkout", {
       id: checkout.id,
-      checkout: {
-        payment: {
-          instruments: [
-            {
-              id: "instr_gp",
-              handler_id: "google_pay",
-              type: "card",
-              selected: true,
-              display: { brand: "visa", last_digits: "4242" },
-              credential: { type: "PAYMENT_GATEWAY", token: JSON.stringify({ id: "tok_visa", object: "token" }) },
-            },
-          ],
-        },
-      },
+      checkout: googlePay("tok_visa"),
     });
     expect(done.status, JSON.stringify(done.messages)).toBe("completed");
     const orderId: string = done.order.id;

@@ -7,6 +7,7 @@
  * once. A failed step leaves nothing charged; without JavaScript nothing can be pressed.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { googlePay } from "../helpers/google-pay";
 import { type Agent, connectAgent, type Json } from "./agent";
 import { describeBrowser, expectNoSeriousAxeViolations, screenshot } from "./harness";
 import { readyCheckout } from "./sessions";
@@ -15,22 +16,6 @@ import { type StripeStore, startStripeStore } from "./stripe-store";
 /** `.dev.vars`' development admin token, which the local server runs with. */
 const ADMIN = { authorization: "Bearer dev-admin-token" };
 
-/** Google Pay's tokenizationData.token for gateway "stripe": the JSON of a Stripe test token. */
-const googlePay = (stripeToken: string) => ({
-  payment: {
-    instruments: [
-      {
-        id: "instr_gp",
-        handler_id: "google_pay",
-        type: "card",
-        selected: true,
-        display: { brand: "visa", last_digits: "3155" },
-        credential: { type: "PAYMENT_GATEWAY", token: JSON.stringify({ id: stripeToken, object: "token" }) },
-      },
-    ],
-  },
-});
-
 let store: StripeStore | undefined;
 let agent: Agent | undefined;
 
@@ -38,7 +23,7 @@ async function escalated(): Promise<{ checkout: Json; continueUrl: string }> {
   const checkout = await readyCheckout(agent as Agent);
   const answer = await (agent as Agent).call("complete_checkout", {
     id: checkout.id,
-    checkout: googlePay("tok_threeDSecure2Required"),
+    checkout: googlePay("tok_threeDSecure2Required", "3155"),
   });
   expect(answer.status, JSON.stringify(answer.messages)).toBe("requires_escalation");
   expect(answer.messages).toContainEqual(expect.objectContaining({ code: "requires_3ds" }));
@@ -86,7 +71,7 @@ describeBrowser("3-D Secure through Stripe.js on the store's verify page", () =>
 
     const retried = await (agent as Agent).call("complete_checkout", {
       id: checkout.id,
-      checkout: googlePay("tok_threeDSecure2Required"),
+      checkout: googlePay("tok_threeDSecure2Required", "3155"),
     });
     expect(retried.status, JSON.stringify(retried.messages)).toBe("completed");
     const intents = s.intentsOf(checkout.id);
@@ -100,7 +85,7 @@ describeBrowser("3-D Secure through Stripe.js on the store's verify page", () =>
     // A second retry is the same order, no second charge.
     const again = await (agent as Agent).call("complete_checkout", {
       id: checkout.id,
-      checkout: googlePay("tok_threeDSecure2Required"),
+      checkout: googlePay("tok_threeDSecure2Required", "3155"),
     });
     expect(again.status).toBe("completed");
     expect(again.order.id).toBe(retried.order.id);

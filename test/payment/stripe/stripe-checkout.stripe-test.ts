@@ -15,6 +15,7 @@ import { answerFromProcessor } from "../../../src/tools/payment-verification";
 import { discoveryProfile } from "../../../src/ucp/discovery";
 import { CURRENT_VERSION, LEGACY_VERSION } from "../../../src/ucp/versions";
 import { type Json, tool } from "../../helpers/checkout";
+import { googlePay } from "../../helpers/google-pay";
 import { FULL_PROFILE, PROFILES } from "../../helpers/mcp";
 import { validateCheckout } from "../../helpers/official-schema";
 import { CURRENT, validateComposed } from "../../helpers/official-schema-current";
@@ -34,22 +35,6 @@ const ADDRESS = {
   postal_code: "62701",
   address_country: "US",
 };
-
-/** Google Pay's tokenizationData.token for gateway "stripe": the JSON of a Stripe token. */
-const googlePay = (stripeToken: string) => ({
-  payment: {
-    instruments: [
-      {
-        id: "instr_gp",
-        handler_id: "google_pay",
-        type: "card",
-        selected: true,
-        display: { brand: "visa", last_digits: "4242" },
-        credential: { type: "PAYMENT_GATEWAY", token: JSON.stringify({ id: stripeToken, object: "token" }) },
-      },
-    ],
-  },
-});
 
 let logs: string[] = [];
 

@@ -9,6 +9,7 @@
 import { exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type Json, tool } from "../../helpers/checkout";
+import { googlePay } from "../../helpers/google-pay";
 import { FULL_PROFILE } from "../../helpers/mcp";
 import { ADMIN_TOKEN, admin } from "../../order/order-helpers";
 
@@ -53,26 +54,9 @@ async function paidOrder(): Promise<{ orderId: string; intentId: string }> {
     },
   });
   expect(checkout.status, JSON.stringify(checkout.messages)).toBe("ready_for_complete");
-  const token = JSON.stringify({ id: "tok_visa", object: "token" });
   const done = await mcp(
     "complete_checkout",
-    {
-      id: checkout.id,
-      checkout: {
-        payment: {
-          instruments: [
-            {
-              id: "instr_gp",
-              handler_id: "google_pay",
-              type: "card",
-              selected: true,
-              display: { brand: "visa", last_digits: "4242" },
-              credential: { type: "PAYMENT_GATEWAY", token },
-            },
-          ],
-        },
-      },
-    },
+    { id: checkout.id, checkout: googlePay("tok_visa") },
     crypto.randomUUID(),
   );
   expect(done.status, JSON.stringify(done.messages)).toBe("completed");
