@@ -69,12 +69,17 @@ async function charge(stripe: Stripe, settings: StripeSettings, request: ChargeR
   try {
     return outcomeOf(await stripe.paymentIntents.create(params, { idempotencyKey: request.idempotencyKey }));
   } catch (e) {
-    logStripeError("charge", request.idempotencyKey, e);
-    const declined = declineOf(e);
-    if (declined) return declined;
-    // Unknown (network, Stripe down, rate limit): the attempt stays, its key makes a retry safe.
-    throw stripeFailure("charge", e);
+    return chargeError("charge", request.idempotencyKey, e);
   }
+}
+
+/** A charge's failure: Stripe's decline is a decline; anything else is thrown. */
+function chargeError(what: string, key: string, e: unknown): ChargeOutcome {
+  logStripeError(what, key, e);
+  const declined = declineOf(e);
+  if (declined) return declined;
+  // Unknown (network, Stripe down, rate limit): the attempt stays, its key makes a retry safe.
+  throw stripeFailure("charge", e);
 }
 
 function attemptMetadata(request: ChargeRequest): Record<string, string> {
@@ -120,10 +125,7 @@ async function resume(stripe: Stripe, request: ChargeRequest, intentId: string):
       intent = await stripe.paymentIntents.confirm(intentId, {}, { idempotencyKey: `${key}:confirm` });
     return outcomeOf(intent);
   } catch (e) {
-    logStripeError("charge (verified)", key, e);
-    const declined = declineOf(e);
-    if (declined) return declined;
-    throw stripeFailure("charge", e);
+    return chargeError("charge (verified)", key, e);
   }
 }
 
@@ -181,10 +183,7 @@ async function adoptPageIntent(
       );
     return outcomeOf(intent);
   } catch (e) {
-    logStripeError("charge (page)", key, e);
-    const declined = declineOf(e);
-    if (declined) return declined;
-    throw stripeFailure("charge", e);
+    return chargeError("charge (page)", key, e);
   }
 }
 
