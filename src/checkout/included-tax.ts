@@ -1,7 +1,7 @@
 /**
  * Tax-inclusive pricing (TAX.prices_include_tax): catalog prices and shipping amounts are
  * gross, so the tax is the part of them a rate accounts for, never an amount on top. Rounding
- * (docs/decisions.md "Tax-inclusive prices"): per order and per rate, half-up in minor units,
+ * (docs/decisions/checkout.md "Tax-inclusive prices"): per order and per rate, half-up in minor units,
  * on the gross taxable base after discounts: tax = base × rate / (10000 + Σ rates at that level).
  *
  * On the wire the included taxes are not top-level `tax` entries (platforms check

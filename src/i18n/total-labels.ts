@@ -1,6 +1,6 @@
 /**
  * Totals and order words in the buyer's language. The API's `display_text` and the order's
- * lower_snake_case types are English for agents (docs/decisions.md "Issue 25: the buyer's
+ * lower_snake_case types are English for agents (docs/decisions/pages.md "Issue 25: the buyer's
  * language"); the pages name the kinds they know and show the API's words for the rest.
  */
 import { INCLUDED_TAX_TEXT } from "../checkout/included-tax";

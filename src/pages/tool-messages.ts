@@ -1,6 +1,6 @@
 /**
  * A tool's message (UCP `messages[]`) as a buyer page shows it. The `content` is English, for
- * agents (docs/decisions.md); the pages say the outcomes they can name from `code` and `path`
+ * agents (docs/decisions/pages.md); the pages say the outcomes they can name from `code` and `path`
  * in the store's language, and show the tool's words for the rest.
  */
 import type { Translate } from "../i18n/translate";

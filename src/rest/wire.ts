@@ -2,7 +2,7 @@
  * The REST binding's wire forms (checkout-rest.md "Protocol Mechanics"): business outcomes
  * are the tool's UCP payload with 200 (201 for a created resource); protocol errors are the
  * pipeline's ProtocolError with its HTTP status and a `{ code, content }` body. The MCP
- * binding carries the same errors as JSON-RPC `error`s (docs/decisions.md, issue 12).
+ * binding carries the same errors as JSON-RPC `error`s (docs/decisions/protocol.md, issue 12).
  */
 import { RawJson } from "../lib/raw-json";
 import { isPlainObject } from "../lib/safe-json";

@@ -7,7 +7,7 @@
  * `signing_keys[]`, because a 2026-04-08 verifier reads `signing_keys[]` from
  * /.well-known/ucp (its §Key Discovery), which is also the profile our webhooks' UCP-Agent
  * names. Both come from one signing-keys.json, so a retired key leaves both at once
- * (digest §1.5 [Rec], docs/decisions.md).
+ * (digest §1.5 [Rec], docs/decisions/protocol.md).
  */
 import type { MerchantConfig } from "../config";
 import { paymentHandlers } from "../payment/store-processor";

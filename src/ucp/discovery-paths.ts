@@ -2,7 +2,7 @@
  * Where the store publishes what discovery names. The root profile (the current version) is
  * /.well-known/ucp; each older version's leaf profile is a file of its own under
  * /.well-known/ucp-profiles/, not /.well-known/ucp/<version>: /.well-known/ucp is itself a
- * static file, and a path cannot be a file and a folder at once (docs/decisions.md, issue 23).
+ * static file, and a path cannot be a file and a folder at once (docs/decisions/protocol.md, issue 23).
  */
 import { CURRENT_VERSION, type UcpVersion } from "./versions";
 

@@ -5,7 +5,7 @@
  *
  * A platform that declares no handler at all (`payment_handlers: {}`) is not filtered: the
  * store's own handlers are named under its domain, which a platform written before it knew
- * of cannot list, and the official sample profiles declare `{}` (docs/decisions.md, issue 10).
+ * of cannot list, and the official sample profiles declare `{}` (docs/decisions/protocol.md, issue 10).
  */
 import type { HandlerEntry, HandlerRegistry } from "../payment/handlers";
 import type { PlatformHandlers } from "./platform-profile";

@@ -2,7 +2,7 @@
  * get_product's unknown id as a UCP error envelope (`not_found`, unrecoverable): how REST
  * answers it in both versions (catalog/rest.md "Product Not Found") and MCP at 2026-08-25
  * (shopping/catalog/mcp.md "Product Not Found"). MCP at 2026-04-08 keeps seed 004's -32602
- * (docs/decisions.md, catalog). The envelope is the negotiated one the pipeline gave the error.
+ * (docs/decisions/protocol.md, catalog). The envelope is the negotiated one the pipeline gave the error.
  */
 import type { ProtocolError } from "./errors";
 

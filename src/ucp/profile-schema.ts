@@ -2,7 +2,7 @@
  * What a platform profile must hold for this store to act on it, in either protocol version
  * (2026-04-08 discovery/profile_schema.json, 2026-08-25 profile.json#/$defs/platform_schema).
  *
- * Deliberately narrower than the official platform schemas (docs/decisions.md, "Platform
+ * Deliberately narrower than the official platform schemas (docs/decisions/protocol.md, "Platform
  * profiles: accept what can be understood"). Real agents' profiles are untidy: Shopify's own
  * published agent profiles, which its reference client sends, leave `spec` and `schema` off
  * capabilities the official schemas require them on (spec-digest-2026-08-25 §5.1 item 3). A

@@ -1,7 +1,7 @@
 /**
  * The checkout page says why a discount code was not applied in the store's language
  * (MERCHANT_LOCALE=de-DE), next to the code field and in the summary, while the agent reads the
- * same checkout's messages in English (docs/decisions.md "the buyer's language").
+ * same checkout's messages in English (docs/decisions/pages.md "the buyer's language").
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

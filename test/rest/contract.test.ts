@@ -2,7 +2,7 @@
  * One core, two skins: each tool case runs over MCP (tools/call) and over REST, and the
  * payloads must be the same. Reads of one resource compare whole payloads; creates and
  * terminal operations act on a resource of their own per transport, so their ids differ.
- * What may differ, and nothing else (docs/decisions.md, issue 12):
+ * What may differ, and nothing else (docs/decisions/protocol.md, issue 12):
  *
  * - resource ids (`cart_…`, `chk_…`, `ord_…`) when each transport made its own resource;
  * - an order's short number (`label`, `#1001`): each transport's order takes the next one;

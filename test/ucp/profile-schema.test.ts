@@ -55,7 +55,7 @@ const CASES: Array<[string, Doc, boolean, boolean]> = [
   ["a complete platform profile", GOOD, true, true],
   ["empty registries", withUcp((u) => Object.assign(u, { services: {}, payment_handlers: {} })), true, true],
   ["no capabilities", withUcp((u) => delete u.capabilities), true, true],
-  // Leniencies (docs/decisions.md, "Platform profiles: accept what can be understood"): what
+  // Leniencies (docs/decisions/protocol.md, "Platform profiles: accept what can be understood"): what
   // the official schema requires but a business never acts on does not refuse a profile.
   ["no services", withUcp((u) => delete u.services), true, false],
   ["no payment_handlers", withUcp((u) => delete u.payment_handlers), true, false],

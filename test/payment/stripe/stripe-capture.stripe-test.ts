@@ -5,7 +5,7 @@
  * This project's store captures at completion (STRIPE_CAPTURE unset): Durable Objects read
  * their bindings, so a manual store would need a third workerd project. Instead the order
  * records at creation whether its charge was only an authorization (OrderState.capture,
- * docs/decisions.md), and these tests make such an order the way completion does: the
+ * docs/decisions/orders.md), and these tests make such an order the way completion does: the
  * store's own Stripe processor with capture "manual" authorizes through the real SDK, and
  * orderFromCheckout builds the order with captureAtShipment. From there everything is the
  * store's: the admin API ships and cancels, the order object captures or releases through
