@@ -9,6 +9,8 @@
  * BENCH_JOURNEY_FRESH_CONNECTIONS=1 opens one connection per journey request; completions
  * (checkouts completed per second at BENCH_CONCURRENCY and at 1, 32 SKUs, bench/completions.ts);
  * relevance (precision@10 and the no-match rate of bench/relevance-set.ts, KV index vs D1;
+ * journey29 (the purchase with its webhook beside the UCP Node reference server, issue 29:
+ * bench/purchase/run.ts, its own BENCH29_* variables; run last, or alone without building the rest);
  * how search grows with the catalog is bench/search-scale.ts); default all), BENCH_BUNDLE (a directory a `wrangler deploy --dry-run --outdir` already
  * built, e.g. of another tree, measured instead of building this one),
  * default all), BENCH_SECONDS (10),
@@ -29,6 +31,7 @@ import { PUBLIC_DIR, startDiscoveryServer } from "./discovery-server";
 import { type JourneyReport, journeyProductIds, measureJourneys } from "./journey";
 import { type LoadOptions, type LoadResult, runScenario, type Scenario } from "./load";
 import { type PairedResult, type PairGroup, type PairOptions, runPaired } from "./paired";
+import { runJourney29 } from "./purchase/main";
 import { type BurstResult, rateLimitPairs, runBurst } from "./ratelimit";
 import { measureRelevance, relevanceLines } from "./relevance";
 import { type BenchReport, kib, machine, markdown, withServerTime, writeReport } from "./report";
@@ -347,6 +350,9 @@ async function main(): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => void cleanup().finally(() => process.exit(130)));
   }
+  const only = (process.env.BENCH_ONLY ?? "").split(",").filter(Boolean);
+  // The purchase benchmark (issue 29) starts its own servers; alone, nothing else is built or seeded.
+  if (only.length === 1 && only[0] === "journey29") process.exit(await runJourney29());
   let code = 1;
   try {
     code = await bench(
@@ -361,6 +367,7 @@ async function main(): Promise<void> {
   } finally {
     await cleanup();
   }
+  if (only.length === 0 || only.includes("journey29")) code = Math.max(code, await runJourney29());
   // Explicit exit: nothing may keep the process alive after cleanup (sockets, timers).
   process.exit(code);
 }
