@@ -20,6 +20,7 @@ import path from "node:path";
 import { type Response as MfResponse, Miniflare } from "miniflare";
 import type { Product } from "../schemas/ucp/product";
 import { CliError } from "../scripts/lib/cli-error";
+import { catalogKeys } from "../src/catalog/catalog-keys";
 import { indexParts } from "../src/catalog/catalog-load";
 import { KV_KEYS } from "../src/catalog/kv-layout";
 import { CatalogValidator, servedProduct } from "../src/catalog/merchant-catalog";
@@ -34,6 +35,7 @@ import {
   STORE_TABLES_SQL,
   searchRows,
 } from "../src/catalog/search-tables";
+import { stockPartCount, stockPartValues } from "../src/catalog/stock-parts";
 import { buildBundle } from "./bundle";
 import { generateProducts } from "./generate-catalog";
 import { openHeapProbe } from "./heap-probe";
@@ -191,10 +193,14 @@ async function seed(dir: string, count: number, engine: Engine): Promise<SeedRec
       for (const [i, part] of parts.entries()) await post([[KV_KEYS.indexPart(i), part]], []);
       manifest.index_parts = parts.length;
     }
-    // At a million products the stock map (catalog:stock, one value) is ~49 MB, past KV's
-    // 25 MiB: loads cannot write it today (docs/benchmarks.md). Search does not read it.
-    const stock = JSON.stringify(validator.stock);
-    if (Buffer.byteLength(stock) < 25 * 1024 * 1024) await post([[KV_KEYS.stock, stock]], []);
+    // The stock map in parts, as loads write it (one value was 49 MB at a million, past KV's limit).
+    const stockParts = stockPartValues(validator.stock, stockPartCount(variants));
+    for (let i = 0; i < stockParts.length; i += 20)
+      await post(
+        stockParts.slice(i, i + 20).map((value, j) => [catalogKeys(null).stockPart(i + j), value]),
+        [],
+      );
+    manifest.stock_parts = stockParts.length;
     await post([[KV_KEYS.manifest, JSON.stringify(manifest)]], []);
     const record: SeedRecord = {
       products: n,
