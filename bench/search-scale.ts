@@ -11,10 +11,15 @@
  *
  *   node --experimental-websocket scripts/run.mjs bench/search-scale.ts
  *     [--products 10000,100000,1000000] [--engine d1|kv] [--state DIR] [--seconds 10] [--port 9401]
+ *     [--per-query] [--stages]
  *
  * State is kept under --state (default /dev/shm/ucp-search-scale) and reused by later runs of the
- * same size and engine (the load is then not repeated; its time is read from the state).
+ * same size and engine (the load is then not repeated; its time is read from the state), so
+ * repeated query runs at a million skip its ~40 minute load. --per-query times each judged query
+ * alone through the Worker; --stages then runs bench/search-profile.ts on the same state: every
+ * D1 statement of each query timed inside workerd, and workerd's CPU per search.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Response as MfResponse, Miniflare } from "miniflare";
@@ -432,6 +437,11 @@ if (process.argv[1]?.endsWith("bench/search-scale.ts")) {
     const row = await measure(size, ENGINE, file);
     rows.push(row);
     console.log(scaleLine(row));
+    if (process.argv.includes("--stages") && ENGINE === "d1") {
+      const state = path.join(STATE, `${ENGINE}-${size}`);
+      const args = ["scripts/run.mjs", "bench/search-profile.ts", "--state", state, "--rounds", "3", "--cpu-per-query"];
+      spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", timeout: 600_000 });
+    }
   }
   writeFileSync(path.join(STATE, `results-${ENGINE}.json`), JSON.stringify(rows, null, 2));
   console.log(`\n${rows.map(scaleLine).join("\n")}`);
