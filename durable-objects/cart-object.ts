@@ -9,15 +9,9 @@ import { type CartContent, type CartState, isExpired, newCart, replaceContent } 
 import { cartPayload } from "../src/cart/cart-view";
 import type { CommerceConfig } from "../src/checkout/commerce-config";
 import type { UcpEnvelope } from "../src/ucp/envelope";
-import {
-  type CartCheckoutCommand,
-  type CartCheckoutReply,
-  checkoutFromCart,
-  checkoutGenerations,
-} from "./cart/checkout";
 import { type IdempotencyInput, ledgerTable, ObjectStore, tables } from "./shared/kernel";
 import type { ObjectReply } from "./shared/object-reply";
-import { type Caller, mayAct, OWNER_SCHEMA, recordedOwner, recordOwner } from "./shared/owner";
+import { type Caller, OWNER_SCHEMA, recordedOwner } from "./shared/owner";
 
 /** The cart's stored layout, step by step (shared/kernel.ts). */
 const MIGRATIONS = [
@@ -31,7 +25,6 @@ const MIGRATIONS = [
     OWNER_SCHEMA,
   ]),
   ledgerTable(2),
-  checkoutGenerations(3),
 ];
 
 export interface CartView {
@@ -63,10 +56,7 @@ export class CartObject extends DurableObject<Env> {
   /** Creates the cart; a repeated idempotency key replays the first response. */
   async create(command: CartCommand): Promise<ObjectReply> {
     const now = Date.now();
-    const before = (sql: SqlStorage) => {
-      if (!this.#load(now)) recordOwner(sql, command.caller);
-    };
-    return this.#change(command, now, before, () => {
+    return this.#change(command, now, true, () => {
       const existing = this.#load(now);
       const pricing = { config: command.config, now, ttlMs: command.ttlMs };
       const made = existing
@@ -79,8 +69,7 @@ export class CartObject extends DurableObject<Env> {
 
   /** The cart as it is, or not_found (never existed, expired, canceled). Writes nothing. */
   async read(view: CartView): Promise<ObjectReply> {
-    return this.#store.read<ObjectReply>({ kind: "not_found" }, (sql) => {
-      if (!mayAct(sql, view.caller)) return { kind: "not_found" };
+    return this.#store.readFor(view.caller, () => {
       const now = Date.now();
       const key = `${view.continueUrl}\n${JSON.stringify(view.envelope)}`;
       const last = this.#lastRead;
@@ -97,7 +86,7 @@ export class CartObject extends DurableObject<Env> {
   async update(command: CartCommand): Promise<ObjectReply> {
     if (!this.#store.exists()) return { kind: "not_found" };
     const now = Date.now();
-    return this.#change(command, now, undefined, () => {
+    return this.#change(command, now, false, () => {
       const cart = this.#load(now);
       if (!cart) return { kind: "not_found" };
       const next = replaceContent(cart, command.content, { config: command.config, now, ttlMs: command.ttlMs });
@@ -110,7 +99,7 @@ export class CartObject extends DurableObject<Env> {
   async cancel(command: CartView & { idempotency: IdempotencyInput }): Promise<ObjectReply> {
     if (!this.#store.exists()) return { kind: "not_found" };
     const now = Date.now();
-    return this.#change(command, now, undefined, (sql) => {
+    return this.#change(command, now, false, (sql) => {
       const cart = this.#load(now);
       if (!cart) return { kind: "not_found" };
       this.#lastRead = undefined;
@@ -119,20 +108,27 @@ export class CartObject extends DurableObject<Env> {
     });
   }
 
-  /** Whom the cart belongs to (recorded at its creation). Writes nothing. */
+  /** Whom the cart belongs to: a buyer checking it out by hand-off acts for them (checkout.tools.ts). */
   async owner(): Promise<Caller | undefined> {
     return this.#store.read(undefined, (sql) => recordedOwner(sql));
   }
 
-  /** create_checkout from this cart: the cart decides and makes its one checkout (cart/checkout.ts). */
-  async checkout(command: CartCheckoutCommand): Promise<CartCheckoutReply> {
-    const store = this.#store;
-    return checkoutFromCart(command, {
-      read: (empty, body) => store.read(empty, body),
-      transaction: (body) => store.transaction(body),
-      exists: () => store.exists(),
-      hasCart: (now) => this.#load(now) !== undefined,
-      env: this.env,
+  /**
+   * Which checkout generation this cart is on (0 before any). UCP keeps one open checkout
+   * per cart; when it closes, `advanceCheckout(seen)` moves to the next one, once even if
+   * called concurrently (compare and set).
+   */
+  async checkoutGeneration(): Promise<number> {
+    return this.#store.read(0, (sql) => this.#generation(sql));
+  }
+
+  async advanceCheckout(seen: number): Promise<number> {
+    if (!this.#store.exists()) return seen;
+    return this.#store.transaction((sql) => {
+      const current = this.#generation(sql);
+      if (current !== seen) return current;
+      sql.exec("INSERT OR REPLACE INTO checkout_link (id, generation) VALUES (1, ?)", seen + 1);
+      return seen + 1;
     });
   }
 
@@ -146,17 +142,20 @@ export class CartObject extends DurableObject<Env> {
     await this.#arm();
   }
 
-  /** A change for the caller through the kernel (owner check, ledger, one transaction), then the alarm. */
+  /** A change for the caller through the kernel (a create's claim, owner check, ledger, one transaction), then the alarm. */
   async #change(
     command: { caller: Caller; idempotency: IdempotencyInput | undefined },
     now: number,
-    before: ((sql: SqlStorage) => void) | undefined,
+    creates: boolean,
     step: (sql: SqlStorage) => ObjectReply,
   ): Promise<ObjectReply> {
-    const options = { now, caller: command.caller, idempotency: command.idempotency, ...(before ? { before } : {}) };
-    const reply = this.#store.mutate(options, step);
+    const reply = this.#store.mutate({ now, caller: command.caller, idempotency: command.idempotency, creates }, step);
     await this.#arm();
     return reply;
+  }
+
+  #generation(sql: SqlStorage): number {
+    return sql.exec<{ generation: number }>("SELECT generation FROM checkout_link").toArray()[0]?.generation ?? 0;
   }
 
   #payload(cart: CartState, view: CartView, messages: readonly Message[]): ObjectReply {

@@ -22,7 +22,7 @@ import type { Authentication } from "../src/payment/processor";
 import { processorFor } from "../src/payment/store-processor";
 import type { OrderObject } from "./order-object";
 import { endAttempt, loadAttempt, noteProgress, postponeAttempt, startAttempt } from "./shared/completion-attempt";
-import { transaction } from "./shared/schema";
+import type { ObjectStore } from "./shared/kernel";
 
 /** A recovery that failed (an object or the processor unavailable) is tried again this much later. */
 export const RECOVERY_RETRY_MS = 60_000;
@@ -49,6 +49,8 @@ export class CompletionAttempts {
   constructor(
     private readonly ctx: DurableObjectState,
     private readonly env: Env,
+    /** The checkout's store: progress and postponements are its transactions. */
+    private readonly store: ObjectStore,
   ) {}
 
   /** Waits until no attempt runs in this instance (a concurrent request, the alarm). */
@@ -107,7 +109,7 @@ export class CompletionAttempts {
       return { attempt, outcome };
     } catch (e) {
       console.error(`completion ${attempt.id}: recovery failed, retried later: ${e instanceof Error ? e.message : e}`);
-      transaction(this.ctx.storage, () => postponeAttempt(this.ctx.storage.sql, Date.now() + RECOVERY_RETRY_MS));
+      this.store.transaction((sql) => postponeAttempt(sql, Date.now() + RECOVERY_RETRY_MS));
       return undefined;
     }
   }
@@ -153,7 +155,7 @@ export class CompletionAttempts {
         allocate: (orderId) =>
           this.env.ORDER_INDEX.getByName(ORDER_NUMBERS_NAME).allocateNumber(orderId, config.orderNumberStart),
       },
-      note: (progress) => transaction(this.ctx.storage, () => noteProgress(sql, attemptId, progress)),
+      note: (progress) => this.store.transaction(() => noteProgress(sql, attemptId, progress)),
     };
   }
 }

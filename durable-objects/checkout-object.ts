@@ -24,6 +24,7 @@ import { type CheckoutBase, type CheckoutInput, computeCheckout, saveInstrument 
 import { commerceConfig } from "../src/checkout/merchant-commerce";
 import { awaitsBuyer, challengeActions, decideVerification } from "../src/checkout/payment-verification";
 import { embeddingFor } from "../src/ucp/embedded";
+import { closedFor, EXPIRED, IN_PROGRESS } from "./checkout/messages";
 import { type AttemptSource, CompletionAttempts, RECOVERY_RETRY_MS } from "./checkout-completion";
 import {
   attemptStart,
@@ -35,40 +36,30 @@ import {
   verificationView,
 } from "./checkout-verification";
 import { ATTEMPT_SCHEMA } from "./shared/completion-attempt";
-import {
-  type IdempotencyInput,
-  LEDGER_SCHEMA,
-  ledgerDeadline,
-  priorAnswer,
-  pruneLedger,
-  recordLedger,
-} from "./shared/idempotency";
-import { ObjectStore, tables } from "./shared/kernel";
-import { type Caller, mayAct, OWNER_SCHEMA, recordedOwner, recordOwner } from "./shared/owner";
+import { type IdempotencyInput, LEDGER_SCHEMA, ledgerDeadline, pruneLedger } from "./shared/idempotency";
+import { type MutationOptions, ObjectStore, tables } from "./shared/kernel";
+import { type ObjectReply, okReply } from "./shared/object-reply";
+import { type Caller, OWNER_SCHEMA, recordedOwner } from "./shared/owner";
 
-const CHECKOUT_SCHEMA = "CREATE TABLE IF NOT EXISTS checkout (id TEXT PRIMARY KEY, state TEXT NOT NULL)";
-const META_SCHEMA = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
-/**
- * A new session's tables, in one statement, the completion attempt's included: a table
- * created later (at complete) changes the schema under every statement this object has
- * prepared, and SQLite prepares each of them again.
- */
 /**
  * The session's stored layout, step by step (shared/kernel.ts). Sessions stored before the
  * version row have some of these (the completion attempt, the owner, the verification came
- * later): step 1 makes what is missing. The ledger stays this object's own (its completion
- * records the answer after its steps ran, outside the change's transaction).
+ * later): step 1 makes what is missing, all in one statement (a table made later would make
+ * SQLite prepare every statement again). The completion records its answer in the ledger
+ * itself, after its steps ran outside the change's transaction.
  */
 const MIGRATIONS = [
   tables(1, "the session, its meta, owner, completion attempt, payment verification and ledger", [
-    META_SCHEMA,
-    CHECKOUT_SCHEMA,
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS checkout (id TEXT PRIMARY KEY, state TEXT NOT NULL)",
     LEDGER_SCHEMA,
     OWNER_SCHEMA,
     ATTEMPT_SCHEMA,
     VERIFICATION_SCHEMA,
   ]),
 ];
+/** The states update may change; complete_in_progress is frozen, the rest are closed. */
+const EDITABLE = new Set<CheckoutState["status"]>(["incomplete", "ready_for_complete", "requires_escalation"]);
 /** Completed and canceled sessions stay readable this long, then the object clears itself. */
 export const CLOSED_RETENTION_MS = 30 * 24 * 3600_000;
 
@@ -83,8 +74,6 @@ export interface CheckoutWrite extends CheckoutView {
   readonly input: CheckoutInput;
   readonly idempotency: IdempotencyInput | undefined;
 }
-
-export type CheckoutReply = { kind: "ok"; body: string } | { kind: "not_found" } | { kind: "conflict" };
 
 /** create_checkout: the session, and where the owner platform wants its order webhooks. */
 export interface CheckoutCreate extends CheckoutWrite {
@@ -111,7 +100,7 @@ export interface CompletionCommand extends CheckoutView, AttemptSource {
 
 export class CheckoutObject extends DurableObject<Env> {
   readonly #store = new ObjectStore(this.ctx.storage, MIGRATIONS);
-  readonly #completion = new CompletionAttempts(this.ctx, this.env);
+  readonly #completion = new CompletionAttempts(this.ctx, this.env, this.#store);
   /** The alarm time this instance last set, so an unchanged deadline is not set again. */
   #armed: number | undefined;
   /**
@@ -122,24 +111,21 @@ export class CheckoutObject extends DurableObject<Env> {
    */
   #parsed: { text: string; state: CheckoutState } | undefined;
 
-  async create(command: CheckoutCreate): Promise<CheckoutReply> {
-    const now = Date.now();
-    const reply = this.#transact(() => {
-      if (!this.#stored()) {
-        recordOwner(this.ctx.storage.sql, command.caller);
-        if (!command.caller.handoff)
-          noteOwnerWebhook(this.ctx.storage.sql, command.ownerWebhookUrl, command.ownerWebhookVersion);
-      }
-      if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
-      const seen = this.#ledger(command.idempotency, now);
-      if (seen) return seen;
-      const checkout =
-        this.#load(now) ?? computeCheckout(undefined, command.base, command.input, commerceConfig(this.env), now);
-      this.#save(checkout);
-      return this.#record(command, this.#shown(checkout, command), now);
-    });
-    await this.#arm();
-    return reply;
+  async create(command: CheckoutCreate): Promise<ObjectReply> {
+    const { caller, ownerWebhookUrl: url, ownerWebhookVersion: version } = command;
+    const before = (sql: SqlStorage) => {
+      if (!this.#stored() && !caller.handoff) noteOwnerWebhook(sql, url, version);
+    };
+    return this.#change(
+      command,
+      (now) => {
+        const config = commerceConfig(this.env);
+        const checkout = this.#load(now) ?? computeCheckout(undefined, command.base, command.input, config, now);
+        this.#save(checkout);
+        return okReply(this.#shown(checkout, command));
+      },
+      { creates: true, before },
+    );
   }
 
   /** The session's status, or null when there is none (writes nothing). */
@@ -147,21 +133,13 @@ export class CheckoutObject extends DurableObject<Env> {
     return this.#store.read(null, () => this.#load(Date.now())?.status ?? null);
   }
 
-  async read(view: CheckoutView): Promise<CheckoutReply> {
-    return this.#store.read<CheckoutReply>({ kind: "not_found" }, (sql) => {
-      const checkout = mayAct(sql, view.caller) ? this.#load(Date.now()) : undefined;
-      if (!checkout) return { kind: "not_found" };
-      return { kind: "ok", body: JSON.stringify(this.#shown(checkout, view)) };
-    });
+  async read(view: CheckoutView): Promise<ObjectReply> {
+    return this.#store.readFor(view.caller, () => this.#open(Date.now(), (c) => okReply(this.#shown(c, view))));
   }
 
   /** The challenge page's view of the session and its payment verification. Writes nothing. */
-  async verification(caller: Caller): Promise<CheckoutReply> {
-    return this.#store.read<CheckoutReply>({ kind: "not_found" }, (sql) => {
-      const checkout = mayAct(sql, caller) ? this.#load(Date.now()) : undefined;
-      if (!checkout) return { kind: "not_found" };
-      return { kind: "ok", body: JSON.stringify(verificationView(sql, checkout)) };
-    });
+  async verification(caller: Caller): Promise<ObjectReply> {
+    return this.#store.readFor(caller, (sql) => this.#open(Date.now(), (c) => okReply(verificationView(sql, c))));
   }
 
   /**
@@ -169,70 +147,45 @@ export class CheckoutObject extends DurableObject<Env> {
    * ready_for_complete for the platform's retry; failed: open with payment_failed. No money
    * moves either way. Answers the challenge page's view.
    */
-  async verify(command: VerificationCommand): Promise<CheckoutReply> {
-    if (!this.#exists()) return { kind: "not_found" };
-    const now = Date.now();
-    const reply = this.#transact((): CheckoutReply => {
-      if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" };
-      const seen = this.#ledger(command.idempotency, now);
-      if (seen) return seen;
-      const checkout = this.#load(now);
-      if (!checkout) return { kind: "not_found" };
-      const decided = decideVerification(checkout, loadVerification(this.ctx.storage.sql), command.passed, now);
-      if (decided) {
-        this.#save(decided.checkout);
-        saveVerification(this.ctx.storage.sql, decided.verification);
-      }
-      return this.#record(command, verificationView(this.ctx.storage.sql, decided?.checkout ?? checkout), now);
-    });
-    await this.#arm();
-    return reply;
+  async verify(command: VerificationCommand): Promise<ObjectReply> {
+    const sql = this.ctx.storage.sql;
+    return this.#change(command, (now) =>
+      this.#open(now, (checkout) => {
+        const decided = decideVerification(checkout, loadVerification(sql), command.passed, now);
+        if (decided) {
+          this.#save(decided.checkout);
+          saveVerification(sql, decided.verification);
+        }
+        return okReply(verificationView(sql, decided?.checkout ?? checkout));
+      }),
+    );
   }
 
   /** Full replacement of what the platform may write; closed sessions change nothing. */
-  async update(command: CheckoutWrite): Promise<CheckoutReply> {
-    if (!this.#exists()) return { kind: "not_found" };
-    const now = Date.now();
-    const reply = this.#transact(() => {
-      if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
-      const seen = this.#ledger(command.idempotency, now);
-      if (seen) return seen;
-      const checkout = this.#load(now);
-      if (!checkout) return { kind: "not_found" } as const;
-      if (checkout.status === "complete_in_progress") return this.#inProgress(checkout, command);
-      if (
-        checkout.status !== "incomplete" &&
-        checkout.status !== "ready_for_complete" &&
-        checkout.status !== "requires_escalation"
-      ) {
-        return this.#refuse(checkout, command, "update");
-      }
-      const next = computeCheckout(checkout, checkout, command.input, commerceConfig(this.env), now);
-      this.#save(next);
-      return this.#record(command, this.#shown(next, command), now);
-    });
-    await this.#arm();
-    return reply;
+  async update(command: CheckoutWrite): Promise<ObjectReply> {
+    return this.#change(command, (now) =>
+      this.#open(now, (checkout) => {
+        if (checkout.status === "complete_in_progress") return this.#refuse(checkout, command, IN_PROGRESS);
+        if (!EDITABLE.has(checkout.status))
+          return this.#refuse(checkout, command, closedFor(checkout.status, "update"));
+        const next = computeCheckout(checkout, checkout, command.input, commerceConfig(this.env), now);
+        this.#save(next);
+        return okReply(this.#shown(next, command));
+      }),
+    );
   }
 
-  async cancel(command: CheckoutView & { idempotency: IdempotencyInput }): Promise<CheckoutReply> {
-    if (!this.#exists()) return { kind: "not_found" };
-    const now = Date.now();
-    const reply = this.#transact(() => {
-      if (!mayAct(this.ctx.storage.sql, command.caller)) return { kind: "not_found" } as const;
-      const seen = this.#ledger(command.idempotency, now);
-      if (seen) return seen;
-      const checkout = this.#load(now);
-      if (!checkout) return { kind: "not_found" } as const;
-      if (TERMINAL.has(checkout.status) || checkout.status === "complete_in_progress") {
-        return this.#refuse(checkout, command, "cancel");
-      }
-      const canceled: CheckoutState = { ...checkout, status: "canceled", messages: [] };
-      this.#save(canceled);
-      return this.#record(command, this.#shown(canceled, command), now);
-    });
-    await this.#arm();
-    return reply;
+  async cancel(command: CheckoutView & { idempotency: IdempotencyInput }): Promise<ObjectReply> {
+    return this.#change(command, (now) =>
+      this.#open(now, (checkout) => {
+        if (TERMINAL.has(checkout.status) || checkout.status === "complete_in_progress") {
+          return this.#refuse(checkout, command, closedFor(checkout.status, "cancel"));
+        }
+        const canceled: CheckoutState = { ...checkout, status: "canceled", messages: [] };
+        this.#save(canceled);
+        return okReply(this.#shown(canceled, command));
+      }),
+    );
   }
 
   /**
@@ -240,40 +193,28 @@ export class CheckoutObject extends DurableObject<Env> {
    * transaction, record the outcome (transaction). A retry under any key while an attempt is
    * open resumes that attempt: same reservation, same charge key, same order.
    */
-  async complete(command: CompletionCommand): Promise<CheckoutReply> {
-    if (!this.#exists()) return { kind: "not_found" };
+  async complete(command: CompletionCommand): Promise<ObjectReply> {
+    if (!this.#store.exists()) return { kind: "not_found" };
     // A concurrent completion in this instance finishes first; this one then sees its result.
     await this.#completion.idle();
     const now = Date.now();
-    const start = this.#transact(
-      (): { reply: CheckoutReply } | { attempt: CompletionAttempt; instrument: PaymentInstrument } => {
-        if (!mayAct(this.ctx.storage.sql, command.caller)) return { reply: { kind: "not_found" } };
-        const seen = this.#ledger(command.idempotency, now);
-        if (seen) return { reply: seen };
-        const checkout = this.#load(now);
-        if (!checkout) return { reply: { kind: "not_found" } };
+    type Start = { kind: "start"; attempt: CompletionAttempt; instrument: PaymentInstrument };
+    const options = { now, caller: command.caller, idempotency: command.idempotency };
+    const start = this.#store.mutate<ObjectReply | Start>(options, (sql) =>
+      this.#open(now, (checkout): ObjectReply | Start => {
         const plan = planCompletion(checkout, command.request, command.handlerIds, command.instrumentCardinality);
-        if (!plan.ok) return { reply: this.#record(command, this.#payload(checkout, command, plan.error), now) };
+        if (!plan.ok) return okReply(this.#payload(checkout, command, plan.error));
+        const { instrument } = plan.value;
         const open = this.#completion.current();
-        if (open) return { attempt: open, instrument: plan.value.instrument };
-        const running: CheckoutState = {
-          ...checkout,
-          status: "complete_in_progress",
-          payment: { instruments: command.request.payment.instruments.map(saveInstrument) },
-        };
+        if (open) return { kind: "start", attempt: open, instrument };
+        const instruments = command.request.payment.instruments.map(saveInstrument);
+        const running: CheckoutState = { ...checkout, status: "complete_in_progress", payment: { instruments } };
         this.#save(running);
-        return {
-          attempt: this.#completion.start(
-            running,
-            plan.value,
-            attemptStart(this.ctx.storage.sql, command, plan.value),
-            now,
-          ),
-          instrument: plan.value.instrument,
-        };
-      },
+        const source = attemptStart(sql, command, plan.value);
+        return { kind: "start", attempt: this.#completion.start(running, plan.value, source, now), instrument };
+      }),
     );
-    if ("reply" in start) return start.reply;
+    if (start.kind !== "start") return start;
     await this.#arm(); // the recovery deadline, before anything leaves this object
     // Steps are keyed by the attempt id: even two drivers of one attempt reserve and charge once.
     const outcome = await this.#completion.drive(start.attempt, start.instrument);
@@ -281,20 +222,22 @@ export class CheckoutObject extends DurableObject<Env> {
   }
 
   /** Records an attempt's outcome (once: a second settle of one attempt changes nothing). */
-  async #settle(attemptId: string, outcome: CompletionOutcome, command?: CompletionCommand): Promise<CheckoutReply> {
+  async #settle(attemptId: string, outcome: CompletionOutcome, command?: CompletionCommand): Promise<ObjectReply> {
     const now = Date.now();
-    const reply = this.#transact((): CheckoutReply => {
+    const reply = this.#store.transaction((sql): ObjectReply => {
       const checkout = this.#stored();
       if (!checkout) return { kind: "not_found" };
       const attempt = this.#completion.current();
       const settled = this.#completion.settle(checkout, attemptId, outcome);
       if (settled) {
         this.#save(settled);
-        if (attempt) noteVerification(this.ctx.storage.sql, attempt, outcome, now);
+        if (attempt) noteVerification(sql, attempt, outcome, now);
       }
-      const shown = this.#load(now) ?? checkout;
       if (!command) return { kind: "ok", body: "" };
-      return this.#record(command, this.#shown(shown, command), now);
+      // Recorded after the steps ran, outside the change's transaction: the kernel's mutate cannot.
+      const answer = okReply(this.#shown(this.#load(now) ?? checkout, command));
+      this.#store.recordAnswer(command.idempotency, answer.body, now);
+      return answer;
     });
     await this.#arm();
     return reply;
@@ -308,21 +251,21 @@ export class CheckoutObject extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     // The alarm that fired is no longer set (this run sets the next one).
     this.#armed = undefined;
-    if (!this.#exists()) return;
+    if (!this.#store.exists()) return;
     // A session of an older layout gains its tables before the recovery reads them.
-    this.#transact(() => undefined);
+    this.#store.transaction(() => undefined);
     await this.#completion.idle();
     const recovered = await this.#completion.recover(Date.now());
     if (recovered) await this.#settle(recovered.attempt.id, recovered.outcome);
     const now = Date.now();
-    this.#transact(() => {
+    this.#store.transaction((sql) => {
       const checkout = this.#stored();
       // complete_in_progress without an attempt: marked by a version that kept none; expiry closes it.
       const stranded = checkout?.status === "complete_in_progress" && !this.#completion.current();
       if (checkout && isExpired(checkout, now) && (checkout.status !== "complete_in_progress" || stranded)) {
-        this.#save({ ...checkout, status: "canceled", messages: [expiredInfo()] });
+        this.#save({ ...checkout, status: "canceled", messages: [EXPIRED] });
       }
-      pruneLedger(this.ctx.storage.sql, now);
+      pruneLedger(sql, now);
     });
     const checkout = this.#stored();
     if (checkout && TERMINAL.has(checkout.status) && now >= checkout.expires_at + CLOSED_RETENTION_MS) {
@@ -333,14 +276,25 @@ export class CheckoutObject extends DurableObject<Env> {
     await this.#arm(RECOVERY_RETRY_MS);
   }
 
-  /** A transaction on the latest layout (shared/kernel.ts). */
-  #transact<T>(body: () => T): T {
-    return this.#store.transaction(body);
+  /** A change through the kernel (a create's claim, owner check, ledger, one transaction), then the alarm. */
+  async #change(
+    command: { caller: Caller; idempotency: IdempotencyInput | undefined },
+    step: (now: number) => ObjectReply,
+    create?: Pick<MutationOptions, "creates" | "before">,
+  ): Promise<ObjectReply> {
+    if (!create && !this.#store.exists()) return { kind: "not_found" };
+    const now = Date.now();
+    const reply = this.#store.mutate({ now, caller: command.caller, idempotency: command.idempotency, ...create }, () =>
+      step(now),
+    );
+    await this.#arm();
+    return reply;
   }
 
-  /** Whether a session was ever stored here. */
-  #exists(): boolean {
-    return this.#store.exists();
+  /** `step` on the session as of `now`, or not_found when there is none. */
+  #open<R>(now: number, step: (checkout: CheckoutState) => R): R | { kind: "not_found" } {
+    const checkout = this.#load(now);
+    return checkout ? step(checkout) : { kind: "not_found" };
   }
 
   #stored(): CheckoutState | undefined {
@@ -356,7 +310,7 @@ export class CheckoutObject extends DurableObject<Env> {
   #load(now: number): CheckoutState | undefined {
     const checkout = this.#stored();
     if (checkout && isExpired(checkout, now) && checkout.status !== "complete_in_progress") {
-      return { ...checkout, status: "canceled", messages: [expiredInfo()] };
+      return { ...checkout, status: "canceled", messages: [EXPIRED] };
     }
     return checkout;
   }
@@ -365,10 +319,6 @@ export class CheckoutObject extends DurableObject<Env> {
     const text = JSON.stringify(checkout);
     this.ctx.storage.sql.exec("INSERT OR REPLACE INTO checkout (id, state) VALUES (?, ?)", checkout.id, text);
     this.#parsed = { text, state: checkout };
-  }
-
-  #ledger(idempotency: IdempotencyInput | undefined, now: number): CheckoutReply | undefined {
-    return priorAnswer(this.ctx.storage.sql, idempotency, now);
   }
 
   #payload(checkout: CheckoutState, view: CheckoutView, extra: readonly Message[]) {
@@ -387,40 +337,9 @@ export class CheckoutObject extends DurableObject<Env> {
     return checkoutPayload(checkout, envelope, url, challengeActions(checkout, verification, url));
   }
 
-  /**
-   * An update while a completion is accepted (running, or waiting on the buyer's challenge):
-   * the session is frozen (UCP checkout §Accepted completion), answered as it is with a
-   * recoverable error. Nothing is changed or recorded but the ledger's answer.
-   */
-  #inProgress(checkout: CheckoutState, command: CheckoutView & { idempotency: IdempotencyInput | undefined }) {
-    const message: Message = {
-      type: "error",
-      code: "checkout_in_progress",
-      content: "The checkout is being completed; it cannot change now. Read it again with get_checkout for the result.",
-      severity: "recoverable",
-    };
-    return this.#record(command, this.#payload(checkout, command, [message]), Date.now());
-  }
-
-  /** A closed session answers with itself and a clear error; it is not changed. */
-  #refuse(
-    checkout: CheckoutState,
-    command: CheckoutView & { idempotency: IdempotencyInput | undefined },
-    op: string,
-  ): CheckoutReply {
-    const message: Message = {
-      type: "error",
-      code: "invalid_status",
-      content: `This checkout is ${checkout.status.replaceAll("_", " ")}; ${op} is no longer possible.`,
-      severity: "unrecoverable",
-    };
-    return this.#record(command, this.#payload(checkout, command, [message]), Date.now());
-  }
-
-  #record(command: { idempotency: IdempotencyInput | undefined }, payload: unknown, now: number): CheckoutReply {
-    const body = JSON.stringify(payload);
-    if (command.idempotency) recordLedger(this.ctx.storage.sql, command.idempotency, body, now);
-    return { kind: "ok", body };
+  /** A write the session's state refuses: the session as it is, with why (recorded in the ledger). */
+  #refuse(checkout: CheckoutState, view: CheckoutView, message: Message): ObjectReply {
+    return okReply(this.#payload(checkout, view, [message]));
   }
 
   /**
@@ -448,8 +367,4 @@ export class CheckoutObject extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(at);
     this.#armed = at;
   }
-}
-
-function expiredInfo(): Message {
-  return { type: "info", code: "expired", content: "This checkout expired and was canceled." };
 }

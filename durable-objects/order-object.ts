@@ -100,11 +100,8 @@ export interface OrderChange<I> {
   readonly envelope: unknown;
 }
 
-/**
- * A merchant change's answer: an ObjectReply (never `not_owner`: the console acts for the
- * merchant) or the input's issues. The console maps it to its plain JSON (src/admin/orders.ts).
- */
-export type ChangeReply = Exclude<ObjectReply, { kind: "not_owner" }> | { kind: "invalid"; issues: Issue[] };
+/** A merchant change's answer: an ObjectReply or the input's issues (src/admin/orders.ts maps it). */
+export type ChangeReply = ObjectReply<{ kind: "invalid"; issues: Issue[] }>;
 
 /** The order as its merchant sees it: the UCP order plus who placed it, for whom, and its webhook log. */
 export interface MerchantOrderView {

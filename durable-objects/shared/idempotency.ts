@@ -3,6 +3,7 @@
  * the exact response body. Synchronous, so the check, the state change and the record
  * commit in one transaction. Keys live LEDGER_KEEP_MS (UCP: at least 24 h; 48 h advised).
  */
+import type { ObjectReply } from "./object-reply";
 export const LEDGER_KEEP_MS = 48 * 3600_000;
 
 export const LEDGER_SCHEMA = `CREATE TABLE IF NOT EXISTS ledger (
@@ -104,7 +105,7 @@ export function priorAnswer(
   sql: SqlStorage,
   idempotency: IdempotencyInput | undefined,
   now: number,
-): { kind: "ok"; body: string } | { kind: "conflict" } | undefined {
+): Extract<ObjectReply, { kind: "ok" | "conflict" }> | undefined {
   if (!idempotency) return undefined;
   const check = checkLedger(sql, idempotency, now);
   if (check.kind === "replay") return { kind: "ok", body: check.response };

@@ -28,7 +28,7 @@ import {
 export type { IdempotencyInput };
 
 import type { ObjectReply } from "./object-reply";
-import { type Caller, mayAct } from "./owner";
+import { type Caller, claimOwner, mayAct } from "./owner";
 
 /** One numbered step of an object's stored layout: synchronous SQL, run in a transaction. */
 export interface Migration {
@@ -58,6 +58,8 @@ const VERSION_SCHEMA = `CREATE TABLE IF NOT EXISTS schema_version (
   version INTEGER NOT NULL
 )`;
 
+const NOT_FOUND = { kind: "not_found" } as const;
+
 /** Thrown to roll back a read's migration (ObjectStore.read). */
 const ROLLBACK = Symbol("rollback");
 
@@ -72,7 +74,9 @@ export interface MutationOptions {
   /** Who asks; absent: the merchant or the object's own work (no owner check). */
   readonly caller?: Caller;
   readonly idempotency?: IdempotencyInput;
-  /** Runs before the owner check (a create records its owner there). */
+  /** A create: the caller claims the object (shared/owner.ts claimOwner), or is answered `taken`. */
+  readonly creates?: boolean;
+  /** Runs after a create's claim, before the owner check. */
   readonly before?: (sql: SqlStorage) => void;
 }
 
@@ -109,6 +113,11 @@ export class ObjectStore {
    */
   read<T>(empty: T, body: (sql: SqlStorage) => T): T {
     return this.#relearning(() => this.#readOnce(empty, body));
+  }
+
+  /** A read for a caller: `not_found`, as for nothing stored, unless it may act on the object (shared/owner.ts). */
+  readFor(caller: Caller, body: (sql: SqlStorage) => ObjectReply): ObjectReply {
+    return this.read<ObjectReply>(NOT_FOUND, (sql) => (mayAct(sql, caller) ? body(sql) : NOT_FOUND));
   }
 
   #readOnce<T>(empty: T, body: (sql: SqlStorage) => T): T {
@@ -160,7 +169,7 @@ export class ObjectStore {
   }
 
   /**
-   * A change for a caller: in one transaction, the owner check (anyone the object may not
+   * A change for a caller: in one transaction, a create's claim, the owner check (anyone the object may not
    * act for is answered `not_found`, shared/owner.ts), the ledger (a repeated key replays its
    * answer, a reused one is a conflict), the domain step, and the ledger record of an `ok`.
    */
@@ -169,15 +178,24 @@ export class ObjectStore {
     step: (sql: SqlStorage) => R,
   ): R | KernelAnswer {
     return this.transaction((sql): R | KernelAnswer => {
+      if (options.creates && options.caller && !claimOwner(sql, options.caller)) return { kind: "taken" };
       options.before?.(sql);
-      if (options.caller !== undefined && !mayAct(sql, options.caller)) return { kind: "not_found" };
+      if (options.caller !== undefined && !mayAct(sql, options.caller)) return NOT_FOUND;
       const prior = priorAnswer(sql, options.idempotency, options.now);
       if (prior) return prior;
       const reply = step(sql);
-      if (reply.kind === "ok" && "body" in reply && typeof reply.body === "string" && options.idempotency)
-        recordLedger(sql, options.idempotency, reply.body, options.now);
+      if (reply.kind === "ok" && "body" in reply && typeof reply.body === "string")
+        this.recordAnswer(options.idempotency, reply.body, options.now);
       return reply;
     });
+  }
+
+  /**
+   * Inside a transaction: records an answer made after its change's transaction (a
+   * completion's steps run between the two), so a repeated key replays it as mutate's would.
+   */
+  recordAnswer(idempotency: IdempotencyInput | undefined, body: string, now: number): void {
+    if (idempotency) recordLedger(this.sql, idempotency, body, now);
   }
 
   /**

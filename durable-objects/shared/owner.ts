@@ -10,9 +10,10 @@
  *   platform that wants its sessions closed to anonymous callers authenticates from the create.
  *
  * A session stored before owners were recorded has no row and answers nobody (fail closed;
- * such sessions expire on their own within their TTL).
+ * such sessions expire on their own within their TTL). Every object that keeps an owner
+ * makes its table in a numbered migration (shared/kernel.ts), and these run inside the
+ * kernel's read or transaction, so the table is there.
  */
-import { hasTable } from "./schema";
 
 /** The caller, as the tool pipeline established it (tier + the profile it acts for). */
 export interface Caller {
@@ -40,10 +41,24 @@ export function recordOwner(sql: SqlStorage, caller: Caller): void {
   );
 }
 
+/**
+ * A create's claim, inside its transaction: a new session records `caller` as its owner; an
+ * existing one is the caller's only if the same class of caller (anonymous or authenticated)
+ * made it. Before the key spaces split (issue 27), an anonymous caller naming P made its
+ * sessions at the very ids P's authenticated creates now derive: such a session is never
+ * handed to P, who is sent to an id of its own (`taken`). A buyer's hand-off acts for the
+ * owner and always may.
+ */
+export function claimOwner(sql: SqlStorage, caller: Caller): boolean {
+  const owner = recordedOwner(sql);
+  if (!owner) recordOwner(sql, caller);
+  return !owner || caller.handoff === true || owner.authenticated === caller.authenticated;
+}
+
 /** Whether `caller` may see and act on this session. */
 export function mayAct(sql: SqlStorage, caller: Caller | undefined): boolean {
   if (caller?.handoff === true) return true;
-  if (!caller || typeof caller.profile !== "string" || !hasTable(sql, "owner")) return false;
+  if (!caller || typeof caller.profile !== "string") return false;
   const row = sql
     .exec<{ profile: string; authenticated: number }>("SELECT profile, authenticated FROM owner")
     .toArray()[0];
@@ -53,13 +68,11 @@ export function mayAct(sql: SqlStorage, caller: Caller | undefined): boolean {
 
 /** The profile recorded at creation: whom orders placed from this session belong to. */
 export function ownerProfile(sql: SqlStorage): string | undefined {
-  if (!hasTable(sql, "owner")) return undefined;
   return sql.exec<{ profile: string }>("SELECT profile FROM owner").toArray()[0]?.profile;
 }
 
 /** The owner recorded at creation, as a caller (a buyer acting on this session acts for it). */
 export function recordedOwner(sql: SqlStorage): Caller | undefined {
-  if (!hasTable(sql, "owner")) return undefined;
   const row = sql
     .exec<{ profile: string; authenticated: number }>("SELECT profile, authenticated FROM owner")
     .toArray()[0];

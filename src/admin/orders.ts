@@ -141,9 +141,12 @@ function toResponse(reply: ChangeReply): Response {
   switch (reply.kind) {
     case "ok":
       return new Response(reply.body, { headers: { "content-type": "application/json" } });
+    // The console acts for the merchant: never another platform's order, never a create.
     case "not_found":
+    case "not_owner":
       return orderNotFound();
     case "conflict":
+    case "taken":
       return idempotencyConflict();
     case "invalid":
       return invalid("invalid_input", reply.issues);

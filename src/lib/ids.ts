@@ -48,6 +48,15 @@ export function keySpace(caller: { readonly profile: string; readonly authentica
 }
 
 /**
+ * Where a create goes when its derived id is `taken` (durable-objects/shared/owner.ts
+ * claimOwner): before the split both classes of caller shared what is now the authenticated
+ * space, so an anonymous session of then may sit at such an id. This space was never shared.
+ */
+export function ownSpace(space: string): string {
+  return `own ${space}`;
+}
+
+/**
  * The id a given seed always maps to (an idempotency key, a cart's checkout generation, a
  * checkout's order), within one platform: the creating platform's profile is mixed in, so
  * one platform's derived ids say nothing about another's, even to a platform that knows

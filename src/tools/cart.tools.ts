@@ -7,7 +7,7 @@ import type { Message } from "../../schemas/ucp/common";
 import { cartNotFound } from "../cart/cart-view";
 import { priceFromCatalog } from "../cart/pricing";
 import { commerceConfig } from "../checkout/merchant-commerce";
-import { derivedId, isIssuedId, keySpace, newId } from "../lib/ids";
+import { derivedId, isIssuedId, keySpace, newId, ownSpace } from "../lib/ids";
 import { err, ok } from "../lib/result";
 import { CAPABILITY } from "../ucp/capabilities";
 import { invalidParams } from "../ucp/errors";
@@ -36,16 +36,18 @@ export const createCart = defineTool({
     }
     const key = ctx.meta.idempotencyKey;
     const { idSecret } = ctx.config;
-    const cartId = key
-      ? await derivedId("cart", idSecret, keySpace(callerOf(ctx)), key)
-      : await newId("cart", idSecret);
-    const command = await cartCommand(
-      ctx,
-      cartId,
-      priced,
-      key && (await ledgerEntry("create_cart", key, cartId, cart, ctx.config.idSecret)),
-    );
-    return reply(ctx, () => ctx.env.CART.getByName(cartId).create(command));
+    const createAt = async (cartId: string) => {
+      const entry = key && (await ledgerEntry("create_cart", key, cartId, cart, idSecret));
+      const command = await cartCommand(ctx, cartId, priced, entry);
+      return ctx.env.CART.getByName(cartId).create(command);
+    };
+    if (!key) return reply(ctx, async () => createAt(await newId("cart", idSecret)));
+    const space = keySpace(callerOf(ctx));
+    return reply(ctx, async () => {
+      const made = await createAt(await derivedId("cart", idSecret, space, key));
+      // An anonymous cart from before the key spaces split sits at this id (shared/owner.ts claimOwner).
+      return made.kind === "taken" ? createAt(await derivedId("cart", idSecret, ownSpace(space), key)) : made;
+    });
   },
 });
 

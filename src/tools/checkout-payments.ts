@@ -4,7 +4,8 @@
  * live. Both are added on the way out, never stored: switching the mode changes every later
  * answer, replays included.
  */
-import type { CheckoutObject, CheckoutReply, CheckoutView } from "../../durable-objects/checkout-object";
+import type { CheckoutObject, CheckoutView } from "../../durable-objects/checkout-object";
+import type { ObjectReply } from "../../durable-objects/shared/object-reply";
 import type { MerchantConfig } from "../config";
 import { PAYMENTS_NOT_CONFIGURED, TEST_MODE_NOTE } from "../payment/store-processor";
 
@@ -17,8 +18,8 @@ interface CheckoutBody {
 /** The object's reply, with the test-mode note when the store is in test mode. */
 export async function withPaymentMode(
   config: Pick<MerchantConfig, "paymentTestMode">,
-  call: () => Promise<CheckoutReply>,
-): Promise<CheckoutReply> {
+  call: () => Promise<ObjectReply>,
+): Promise<ObjectReply> {
   const reply = await call();
   if (!config.paymentTestMode || reply.kind !== "ok") return reply;
   return edit(reply.body, (checkout) => ({ ...checkout, messages: [...(checkout.messages ?? []), TEST_MODE_NOTE] }));
@@ -32,7 +33,7 @@ export async function withPaymentMode(
 export async function paymentsNotConfigured(
   object: DurableObjectStub<CheckoutObject>,
   view: CheckoutView,
-): Promise<CheckoutReply> {
+): Promise<ObjectReply> {
   const reply = await object.read(view);
   if (reply.kind !== "ok") return reply;
   return edit(reply.body, (checkout) =>
@@ -46,6 +47,6 @@ export async function paymentsNotConfigured(
   );
 }
 
-function edit(body: string, change: (checkout: CheckoutBody) => CheckoutBody): CheckoutReply {
+function edit(body: string, change: (checkout: CheckoutBody) => CheckoutBody): ObjectReply {
   return { kind: "ok", body: JSON.stringify(change(JSON.parse(body) as CheckoutBody)) };
 }

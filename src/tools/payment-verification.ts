@@ -7,6 +7,7 @@
  */
 import type { CheckoutObject } from "../../durable-objects/checkout-object";
 import type { VerificationView } from "../../durable-objects/checkout-verification";
+import type { ObjectReply } from "../../durable-objects/shared/object-reply";
 import type { Caller } from "../../durable-objects/shared/owner";
 import type { PaymentInstrument } from "../../schemas/ucp/checkout";
 import type { MerchantConfig } from "../config";
@@ -132,14 +133,13 @@ function stub(session: BuyerSession) {
   return session.env.CHECKOUT.getByName(session.checkoutId) as DurableObjectStub<CheckoutObject>;
 }
 
-async function answer(
-  call: () => Promise<{ kind: "ok"; body: string } | { kind: "not_found" } | { kind: "conflict" }>,
-): Promise<VerificationAnswer> {
+async function answer(call: () => Promise<ObjectReply>): Promise<VerificationAnswer> {
   try {
     // Retried like the tools' calls: a brief object failure is waited out, not a failed page.
     const reply = await callObject(call);
     if (reply.kind === "ok") return { ok: true, view: JSON.parse(reply.body) as VerificationView };
-    return { ok: false, reason: reply.kind };
+    // A session never answers not_owner or taken here (the page acts for its owner, and creates nothing).
+    return { ok: false, reason: reply.kind === "not_found" || reply.kind === "not_owner" ? "not_found" : "conflict" };
   } catch (e) {
     // Storage or the object unavailable: the page asks the buyer to try again.
     console.error("durable object call failed", e instanceof Error ? e.message : e);

@@ -4,8 +4,11 @@
  * key such a caller used to create "A's" checkout (or cart) first, so A's own create was then
  * refused (409) or handed a session anyone naming A could read and rewrite.
  */
+import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { merchantConfig } from "../../src/config";
+import { derivedId } from "../../src/lib/ids";
 import { ADDRESS, type Json } from "../helpers/checkout";
 import { CLIENT_IP, ENDPOINT, meta, PROFILES } from "../helpers/mcp";
 
@@ -102,5 +105,71 @@ describe("an anonymous caller naming A cannot take A's idempotency keys", { time
     // One checkout per cart within each space.
     expect((await platformA("create_checkout", { checkout: { cart_id: cart.id } })).id).toBe(mine.id);
     expect((await anonymousA("create_checkout", { checkout: { cart_id: cart.id } })).id).toBe(theirs.id);
+  });
+});
+
+/**
+ * Sessions made before the split: anonymous and authenticated callers naming A then shared
+ * one space, the one A's authenticated creates derive from now. A session an anonymous caller
+ * made there then is not handed to A (shared/owner.ts claimOwner): A gets a session of its own.
+ */
+describe("a session squatted at A's id before the key spaces split", { timeout: 30_000 }, () => {
+  /** Copies `source`'s rows into a new object at `target` (A's old shared-space id), as that build left them. */
+  async function squatAt<T extends Rpc.DurableObjectBranded | undefined>(
+    ns: DurableObjectNamespace<T>,
+    source: string,
+    target: string,
+    tables: string[],
+  ) {
+    const rows = await runInDurableObject(ns.getByName(source), (_o, state: DurableObjectState) =>
+      tables.map((t) => ({
+        t,
+        schema: state.storage.sql.exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = ?", t).one().sql,
+        rows: state.storage.sql.exec(`SELECT * FROM ${t}`).toArray(),
+      })),
+    );
+    await runInDurableObject(ns.getByName(target), (_o, state: DurableObjectState) => {
+      for (const { t, schema, rows: list } of rows) {
+        state.storage.sql.exec(schema);
+        for (const row of list) {
+          const values = Object.values(row).map((v) =>
+            typeof v === "string" ? v.replaceAll(source, target) : (v as SqlStorageValue),
+          );
+          state.storage.sql.exec(`INSERT INTO ${t} VALUES (${values.map(() => "?").join(", ")})`, ...values);
+        }
+      }
+    });
+  }
+  const oldId = (prefix: string, key: string) => derivedId(prefix, merchantConfig(env).idSecret, A, key);
+
+  it("create_checkout: A's create under the squatted key is a fresh session of A's own", async () => {
+    const key = "checkout-before-split";
+    const anonymous = await anonymousA("create_checkout", { checkout: { line_items: lines } }, key);
+    const squatted = await oldId("chk", key);
+    await squatAt(env.CHECKOUT, anonymous.id, squatted, ["checkout", "owner", "meta"]);
+    // The squatter still reads its session at the old id (anonymous, naming A).
+    expect((await anonymousA("get_checkout", { id: squatted })).id).toBe(squatted);
+    const mine = await platformA("create_checkout", { checkout: janes }, key);
+    expect(mine.id).not.toBe(squatted);
+    expect(mine.buyer.email).toBe("jane@example.com");
+    expectNotFound(await anonymousA("get_checkout", { id: mine.id }));
+    // A's retry replays its own session; the squatted one is left as it was, without Jane's data.
+    expect((await platformA("create_checkout", { checkout: janes }, key)).id).toBe(mine.id);
+    const left = await anonymousA("get_checkout", { id: squatted });
+    expect(JSON.stringify(left)).not.toMatch(/jane@example\.com/);
+  });
+
+  it("create_cart: the same", async () => {
+    const key = "cart-before-split";
+    const anonymous = await anonymousA("create_cart", { cart: { line_items: lines } }, key);
+    const squatted = await oldId("cart", key);
+    await squatAt(env.CART, anonymous.id, squatted, ["cart", "owner"]);
+    const mine = await platformA("create_cart", { cart: { line_items: [{ ...lines[0], quantity: 2 }] } }, key);
+    expect(mine.id).not.toBe(squatted);
+    expect(mine.line_items[0].quantity).toBe(2);
+    expectNotFound(await anonymousA("get_cart", { id: mine.id }));
+    expect((await platformA("create_cart", { cart: { line_items: [{ ...lines[0], quantity: 2 }] } }, key)).id).toBe(
+      mine.id,
+    );
   });
 });

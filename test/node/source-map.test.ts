@@ -6,8 +6,7 @@
  * - every area it must cover is named: each entry of src/, each folder and object file of
  *   durable-objects/, each folder of scripts/, bench/, test/ and migrations/;
  * - each area has its RULES.md (always / ask first / never), and a src/ or durable-objects/
- *   RULES.md states the import arrows scripts/lint/import-rules.ts holds for it, word for word;
- * - docs/decisions.md, the index of the decisions, links every file of docs/decisions/ and no other.
+ *   RULES.md states the import arrows scripts/lint/import-rules.ts holds for it, word for word.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -143,15 +142,4 @@ describe("RULES.md per area", () => {
       expect(readFileSync(path.join(ROOT, folder, RULES), "utf8")).toContain(arrowsLine(area));
     },
   );
-});
-
-describe("docs/decisions.md index", () => {
-  it("links every area file of docs/decisions/, and only files that exist", () => {
-    const index = readFileSync(path.join(ROOT, "docs/decisions.md"), "utf8");
-    const linked = [...index.matchAll(/\]\((decisions\/[^)#\s]+\.md)\)/g)].map((m) => `docs/${m[1]}`);
-    const files = readdirSync(path.join(ROOT, "docs/decisions"))
-      .filter((f) => f.endsWith(".md"))
-      .map((f) => `docs/decisions/${f}`);
-    expect([...new Set(linked)].sort()).toEqual(files.sort());
-  });
 });

@@ -119,9 +119,12 @@ export function orderAction(action: OrderAction): ConsoleHandler {
     switch (reply.kind) {
       case "ok":
         return seeOther(`/admin/orders/${id}?done=${action}`);
+      // The console acts for the merchant: never another platform's order, never a create.
       case "not_found":
+      case "not_owner":
         return consoleMessage(ctx, 404, "Order not found", "There is no order with this id.");
       case "conflict":
+      case "taken":
         return problem("idempotency_key", "this form was already used for another change: reload the page", 409);
       case "invalid":
         return orderPage(ctx, params, { status: 400, issues: reply.issues });
