@@ -11,15 +11,21 @@
  *
  *   node --experimental-websocket scripts/run.mjs bench/search-scale.ts
  *     [--products 10000,100000,1000000] [--engine d1|kv] [--state DIR] [--seconds 10] [--port 9401]
+ *     [--per-query] [--stages]
  *
  * State is kept under --state (default /dev/shm/ucp-search-scale) and reused by later runs of the
- * same size and engine (the load is then not repeated; its time is read from the state).
+ * same size and engine (the load is then not repeated; its time is read from the state), so
+ * repeated query runs at a million skip its ~40 minute load. --per-query times each judged query
+ * alone through the Worker; --stages then runs bench/search-profile.ts on the same state: every
+ * D1 statement of each query timed inside workerd, and workerd's CPU per search.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Response as MfResponse, Miniflare } from "miniflare";
 import type { Product } from "../schemas/ucp/product";
 import { CliError } from "../scripts/lib/cli-error";
+import { catalogKeys } from "../src/catalog/catalog-keys";
 import { indexParts } from "../src/catalog/catalog-load";
 import { KV_KEYS } from "../src/catalog/kv-layout";
 import { CatalogValidator, servedProduct } from "../src/catalog/merchant-catalog";
@@ -34,6 +40,7 @@ import {
   STORE_TABLES_SQL,
   searchRows,
 } from "../src/catalog/search-tables";
+import { stockPartCount, stockPartValues } from "../src/catalog/stock-parts";
 import { buildBundle } from "./bundle";
 import { generateProducts } from "./generate-catalog";
 import { openHeapProbe } from "./heap-probe";
@@ -191,10 +198,14 @@ async function seed(dir: string, count: number, engine: Engine): Promise<SeedRec
       for (const [i, part] of parts.entries()) await post([[KV_KEYS.indexPart(i), part]], []);
       manifest.index_parts = parts.length;
     }
-    // At a million products the stock map (catalog:stock, one value) is ~49 MB, past KV's
-    // 25 MiB: loads cannot write it today (docs/benchmarks.md). Search does not read it.
-    const stock = JSON.stringify(validator.stock);
-    if (Buffer.byteLength(stock) < 25 * 1024 * 1024) await post([[KV_KEYS.stock, stock]], []);
+    // The stock map in parts, as loads write it (one value was 49 MB at a million, past KV's limit).
+    const stockParts = stockPartValues(validator.stock, stockPartCount(variants));
+    for (let i = 0; i < stockParts.length; i += 20)
+      await post(
+        stockParts.slice(i, i + 20).map((value, j) => [catalogKeys(null).stockPart(i + j), value]),
+        [],
+      );
+    manifest.stock_parts = stockParts.length;
     await post([[KV_KEYS.manifest, JSON.stringify(manifest)]], []);
     const record: SeedRecord = {
       products: n,
@@ -426,6 +437,11 @@ if (process.argv[1]?.endsWith("bench/search-scale.ts")) {
     const row = await measure(size, ENGINE, file);
     rows.push(row);
     console.log(scaleLine(row));
+    if (process.argv.includes("--stages") && ENGINE === "d1") {
+      const state = path.join(STATE, `${ENGINE}-${size}`);
+      const args = ["scripts/run.mjs", "bench/search-profile.ts", "--state", state, "--rounds", "3", "--cpu-per-query"];
+      spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", timeout: 600_000 });
+    }
   }
   writeFileSync(path.join(STATE, `results-${ENGINE}.json`), JSON.stringify(rows, null, 2));
   console.log(`\n${rows.map(scaleLine).join("\n")}`);

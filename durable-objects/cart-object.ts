@@ -9,6 +9,12 @@ import { type CartContent, type CartState, isExpired, newCart, replaceContent } 
 import { cartPayload } from "../src/cart/cart-view";
 import type { CommerceConfig } from "../src/checkout/commerce-config";
 import type { UcpEnvelope } from "../src/ucp/envelope";
+import {
+  type CartCheckoutCommand,
+  type CartCheckoutReply,
+  checkoutFromCart,
+  checkoutGenerations,
+} from "./cart/checkout";
 import { type IdempotencyInput, ledgerTable, ObjectStore, tables } from "./shared/kernel";
 import type { ObjectReply } from "./shared/object-reply";
 import { type Caller, OWNER_SCHEMA, recordedOwner } from "./shared/owner";
@@ -25,6 +31,7 @@ const MIGRATIONS = [
     OWNER_SCHEMA,
   ]),
   ledgerTable(2),
+  checkoutGenerations(3),
 ];
 
 export interface CartView {
@@ -108,27 +115,20 @@ export class CartObject extends DurableObject<Env> {
     });
   }
 
-  /** Whom the cart belongs to: a buyer checking it out by hand-off acts for them (checkout.tools.ts). */
+  /** Whom the cart belongs to (recorded at its creation). Writes nothing. */
   async owner(): Promise<Caller | undefined> {
     return this.#store.read(undefined, (sql) => recordedOwner(sql));
   }
 
-  /**
-   * Which checkout generation this cart is on (0 before any). UCP keeps one open checkout
-   * per cart; when it closes, `advanceCheckout(seen)` moves to the next one, once even if
-   * called concurrently (compare and set).
-   */
-  async checkoutGeneration(): Promise<number> {
-    return this.#store.read(0, (sql) => this.#generation(sql));
-  }
-
-  async advanceCheckout(seen: number): Promise<number> {
-    if (!this.#store.exists()) return seen;
-    return this.#store.transaction((sql) => {
-      const current = this.#generation(sql);
-      if (current !== seen) return current;
-      sql.exec("INSERT OR REPLACE INTO checkout_link (id, generation) VALUES (1, ?)", seen + 1);
-      return seen + 1;
+  /** create_checkout from this cart: the cart decides and makes its one checkout (cart/checkout.ts). */
+  async checkout(command: CartCheckoutCommand): Promise<CartCheckoutReply> {
+    const store = this.#store;
+    return checkoutFromCart(command, {
+      read: (empty, body) => store.read(empty, body),
+      transaction: (body) => store.transaction(body),
+      exists: () => store.exists(),
+      hasCart: (now) => this.#load(now) !== undefined,
+      env: this.env,
     });
   }
 
@@ -152,10 +152,6 @@ export class CartObject extends DurableObject<Env> {
     const reply = this.#store.mutate({ now, caller: command.caller, idempotency: command.idempotency, creates }, step);
     await this.#arm();
     return reply;
-  }
-
-  #generation(sql: SqlStorage): number {
-    return sql.exec<{ generation: number }>("SELECT generation FROM checkout_link").toArray()[0]?.generation ?? 0;
   }
 
   #payload(cart: CartState, view: CartView, messages: readonly Message[]): ObjectReply {

@@ -6,7 +6,8 @@
  * Objects, KV, D1, rate limits), .dev.vars over [vars] as `npm start` binds them, state
  * persisted under <state dir>/v3 as `wrangler dev --persist-to` keeps it. Requests go to the
  * Worker's own socket (no Miniflare entry worker, which Cloudflare does not have). Prints
- * `ready <origin>` once serving; stops on SIGTERM.
+ * `ready <origin>` once serving; stops on SIGTERM. A fourth argument opens the V8 inspector
+ * on that port (bench/purchase/profile.ts).
  */
 import path from "node:path";
 import { Miniflare } from "miniflare";
@@ -14,7 +15,7 @@ import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { devVars } from "../../scripts/lib/dev-launch";
 import { projectRoot } from "./root";
 
-const [bundle, state, port] = process.argv.slice(2);
+const [bundle, state, port, inspectorPort] = process.argv.slice(2);
 if (!bundle || !state || !port) throw new Error("usage: serve-bundle.ts <bundle.js> <state dir> <port>");
 const root = projectRoot();
 const toml = path.join(root, "wrangler.toml");
@@ -32,6 +33,7 @@ const mf = new Miniflare({
   bindings: { ...options.bindings, ...devVars(toml), MERCHANT_ORIGIN: origin },
   defaultPersistRoot: path.join(state, "v3"),
   logRequests: false,
+  ...(inspectorPort ? { inspectorPort: Number(inspectorPort) } : {}),
   unsafeDirectSockets: [{ host: "127.0.0.1", port: Number(port) }],
 } as ConstructorParameters<typeof Miniflare>[0]);
 await mf.ready;

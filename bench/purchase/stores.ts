@@ -189,9 +189,21 @@ export async function startNpmStart(state: string, port: number, inspectorPort: 
 }
 
 /** The built bundle on Miniflare (serve-bundle.ts) on `state`. */
-export async function startBundle(bundle: string, state: string, port: number): Promise<Running> {
+export async function startBundle(
+  bundle: string,
+  state: string,
+  port: number,
+  inspectorPort?: number,
+): Promise<Running> {
   const { child, log } = spawnGroup(
-    ["scripts/run.mjs", "bench/purchase/serve-bundle.ts", bundle, state, String(port)],
+    [
+      "scripts/run.mjs",
+      "bench/purchase/serve-bundle.ts",
+      bundle,
+      state,
+      String(port),
+      ...(inspectorPort ? [String(inspectorPort)] : []),
+    ],
     {},
     `${state}.log`,
   );

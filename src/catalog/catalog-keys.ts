@@ -25,6 +25,8 @@ export interface CatalogKeys {
   readonly index: string;
   indexPart(i: number): string;
   readonly stock: string;
+  /** Part i of the stock map (manifest `stock_parts`, stock-parts.ts). */
+  stockPart(i: number): string;
 }
 
 export function loadPrefix(loadId: string): string {
@@ -40,6 +42,7 @@ export function keysUnder(prefix: string): CatalogKeys {
     index: `${prefix}index`,
     indexPart: (i) => `${prefix}index:${i}`,
     stock: `${prefix}stock`,
+    stockPart: (i) => `${prefix}stock:${i}`,
   };
 }
 
@@ -50,6 +53,7 @@ const UNPREFIXED: CatalogKeys = {
   index: KV_KEYS.index,
   indexPart: KV_KEYS.indexPart,
   stock: KV_KEYS.stock,
+  stockPart: (i) => `${KV_KEYS.stock}:${i}`,
 };
 
 /** The keys of the catalog a manifest serves (none: the unprefixed layout). */

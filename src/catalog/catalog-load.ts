@@ -22,6 +22,13 @@ import {
   STORE_TABLES_SQL,
   searchRows,
 } from "./search-tables";
+import {
+  assertValueFits,
+  KV_VALUE_LIMIT,
+  stockPartCount,
+  stockPartValues,
+  VARIANTS_PER_STOCK_PART,
+} from "./stock-parts";
 
 export interface ValidatedCatalog {
   readonly source: CatalogSource;
@@ -106,11 +113,15 @@ export interface WriteOptions {
   readonly batch?: number;
   /** How long a replaced version stays before it is collected (default GRACE_MS). */
   readonly graceMs?: number;
+  /** The most one KV value may hold (default KV's 25 MiB): a load over it fails, unswitched. */
+  readonly valueLimit?: number;
+  /** Variants per part of the stock map (default VARIANTS_PER_STOCK_PART). */
+  readonly variantsPerStockPart?: number;
 }
 
-/** Keys a write of this catalog puts: its documents, the index parts, the stock map and the manifest. */
+/** Keys a write of this catalog puts: its documents, the index parts, the stock map's parts and the manifest. */
 export function keysToWrite(catalog: ValidatedCatalog): number {
-  return catalog.products + indexParts(catalog.index).length + 2;
+  return catalog.products + indexParts(catalog.index).length + stockPartCount(catalog.variants) + 1;
 }
 
 /**
@@ -132,6 +143,11 @@ export async function writeCatalog(
   const key = newSearchKey();
   const keys = keysUnder(loadPrefix(key));
   const size = options.batch ?? WRITE_BATCH;
+  const limit = options.valueLimit ?? KV_VALUE_LIMIT;
+  // Values KV would refuse fail the load before its first write (documents are checked as written).
+  const stockCount = stockPartCount(catalog.variants, options.variantsPerStockPart ?? VARIANTS_PER_STOCK_PART);
+  const stockParts = stockPartValues(JSON.parse(catalog.stock) as Record<string, number>, stockCount, limit);
+  const parts = indexParts(catalog.index, Math.min(INDEX_PART_CHARS, Math.floor(limit / 3)));
   await search.batch(
     [
       ...STORE_TABLES_SQL,
@@ -151,6 +167,7 @@ export async function writeCatalog(
     rows = [];
   };
   const flush = async () => {
+    for (const { key, value } of batch) assertValueFits(key, value, limit);
     await store.put(batch);
     written += batch.length;
     batch = [];
@@ -172,10 +189,9 @@ export async function writeCatalog(
   if (batch.length > 0) await flush();
   progress("indexing the search tables");
   await search.batch(finishTablesSql(key).map((statement) => ({ statement })));
-  const parts = indexParts(catalog.index);
   await store.put([
     ...parts.map((value, i) => ({ key: keys.indexPart(i), value })),
-    { key: keys.stock, value: catalog.stock },
+    ...stockParts.map((value, i) => ({ key: keys.stockPart(i), value })),
   ]);
   const previousText = await store.get(KV_KEYS.manifest);
   const previous = previousText ? (JSON.parse(previousText) as CatalogManifest) : null;
@@ -187,6 +203,7 @@ export async function writeCatalog(
     index_parts: parts.length,
     keys: keys.prefix,
     search: key,
+    stock_parts: stockParts.length,
   };
   // The one switch: readers see the old version whole, or this one whole.
   await store.put([{ key: KV_KEYS.manifest, value: JSON.stringify(manifest) }]);
@@ -215,10 +232,10 @@ export function versionStores(store: CatalogStore, search: SearchStore): Version
 }
 
 /** The index JSON cut for KV's value limit, never inside a surrogate pair. */
-export function indexParts(json: string): string[] {
+export function indexParts(json: string, maxChars = INDEX_PART_CHARS): string[] {
   const parts: string[] = [];
   for (let start = 0; start < json.length; ) {
-    let end = Math.min(start + INDEX_PART_CHARS, json.length);
+    let end = Math.min(start + maxChars, json.length);
     const last = json.charCodeAt(end - 1);
     if (end < json.length && last >= 0xd800 && last <= 0xdbff) end--;
     parts.push(json.slice(start, end));

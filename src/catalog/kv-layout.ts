@@ -7,7 +7,8 @@
  *   catalog:index     the whole index in one value, when the manifest has no index_parts
  *                     (loads before issue 9; tests and the benchmark seed it this way)
  *   product:<id>      one Product in the UCP shape (no `url`: composed from the origin)
- *   catalog:stock     {variant id: units on hand}, for inventory (never served)
+ *   catalog:stock     {variant id: units on hand}, for inventory (never served); loads since
+ *                     issue 28 write it in parts, <prefix>stock:<i> (stock-parts.ts)
  *   catalog:availability  AvailabilityDoc, written only by the store-wide InventoryObject
  *                     (docs/inventory.md): live sell-outs and restocks that search and lookup
  *                     lay over the index. Since stock is sharded (issue 14) only releases of
@@ -46,6 +47,8 @@ export interface CatalogManifest {
   readonly keys?: string;
   /** The key of this catalog's D1 search tables (search-tables.ts); absent: search reads the KV index. */
   readonly search?: string;
+  /** How many parts hold the stock map (`<prefix>stock:<i>`, stock-parts.ts); absent: the one `stock` value. */
+  readonly stock_parts?: number;
 }
 
 /** UTF-16 units per index part: at most 3 UTF-8 bytes each, so a part stays under 25 MiB. */

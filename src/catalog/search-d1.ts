@@ -55,9 +55,13 @@ export async function searchD1(db: D1Database, input: D1SearchInput): Promise<D1
   // Exact words first: a prefix term makes FTS5 merge every matching word's postings before
   // the first row, whatever the LIMIT (a million products: tens of milliseconds a query).
   const exact = parsed.words.map((w) => ftsTerm(w, false));
-  const first = await page(db, input, filter, exact.join(" AND "));
+  const together = exact.join(" AND ");
+  // When no title has the words, whether each word is the catalog's is asked in the same batch
+  // as the other tiers: a typo or a word no product has then costs no round trip of its own.
+  const probe = input.offset === 0 ? existsStatements(db, input.key, parsed.words, together) : undefined;
+  const first = await page(db, input, filter, together, probe);
   if (first.hits.length > 0 || input.offset > 0) return first;
-  const corrected = await correct(db, input.key, parsed.words, exact.join(" AND "));
+  const corrected = await correct(db, input.key, parsed.words, first.probed ?? (await db.batch(existsOf(probe))));
   // Every word matched together, and the filters took the products out: that is the answer.
   if (corrected === "filtered" || corrected.some((t) => t === undefined)) return { hits: [], total: 0, more: false };
   const terms = corrected as string[];
@@ -69,25 +73,34 @@ export async function searchD1(db: D1Database, input: D1SearchInput): Promise<D1
   return page(db, input, filter, terms.join(" OR "));
 }
 
+/** Whether the words match together, then each alone (correct() reads the answers). */
+function existsStatements(db: D1Database, key: string, words: readonly string[], together: string) {
+  const fts = searchTable(key, "fts");
+  const exists = `SELECT EXISTS(SELECT 1 FROM ${fts} WHERE ${fts} MATCH ?) AS hit`;
+  return [db.prepare(exists).bind(together), ...words.map((w) => db.prepare(exists).bind(ftsTerm(w, false)))];
+}
+
+function existsOf(probe: D1PreparedStatement[] | undefined): D1PreparedStatement[] {
+  if (!probe) throw new Error("existence checks are made for first pages only");
+  return probe;
+}
+
 /**
  * Each word as an FTS term the catalog has: the word itself, its nearest catalog word, or the
- * word as a prefix ("headl" → headlamp); undefined when it has none.
+ * word as a prefix ("headl" → headlamp); undefined when it has none. `found` answers
+ * existsStatements.
  */
 async function correct(
   db: D1Database,
   key: string,
   words: readonly string[],
-  together: string,
+  found: ReadonlyArray<D1Result<unknown>>,
 ): Promise<Array<string | undefined> | "filtered"> {
   const fts = searchTable(key, "fts");
   const vocabulary = searchTable(key, "words");
-  const exists = `SELECT EXISTS(SELECT 1 FROM ${fts} WHERE ${fts} MATCH ?) AS hit`;
-  const found = await db.batch<{ hit: number }>([
-    db.prepare(exists).bind(together),
-    ...words.map((w) => db.prepare(exists).bind(ftsTerm(w, false))),
-  ]);
-  if (found[0]?.results[0]?.hit) return "filtered";
-  const missing = words.filter((_, i) => !found[i + 1]?.results[0]?.hit);
+  const hit = (i: number) => (found[i]?.results[0] as { hit?: number } | undefined)?.hit === 1;
+  if (hit(0)) return "filtered";
+  const missing = words.filter((_, i) => !hit(i + 1));
   if (missing.length === 0) return words.map((w) => ftsTerm(w, false));
   // Candidates share the first letter (an edit there is rare, and it keeps the scan small);
   // with them, whether the word begins a catalog word.
@@ -151,92 +164,160 @@ type Row = { doc: number; id: string; pos: number | null; score: number };
 export const WINDOW = 100;
 export const MAX_WINDOW = 25_600;
 
+type Page = D1SearchResult & {
+  /** The answers of the statements page() was asked to run with its first window, if it ran them. */
+  readonly probed?: ReadonlyArray<D1Result<unknown>>;
+};
+
 /** One page of matches (match === undefined: the catalog in its order) with the filters applied. */
 async function page(
   db: D1Database,
   input: D1SearchInput,
   filter: VariantFilter,
   match: string | undefined,
-): Promise<D1SearchResult> {
+  probe?: D1PreparedStatement[],
+): Promise<Page> {
   const want = input.offset + input.limit;
+  let titles: Row[] | undefined;
   if (match !== undefined) {
     // Title matches rank first: when they alone fill the page with one to spare, the other
     // tiers cannot change it (the common case for a product noun), and one scan answers.
-    const titles = (await windowRows(db, input, filter, match, want * 2 + 10, true)).filter((r) => r.pos !== null);
-    if (titles.length > want) {
-      titles.sort((a, b) => a.doc - b.doc);
+    const k = want * 2 + 10;
+    const raw = (await titleStatement(db, input, filter, match, k).all<Row>()).results;
+    const passing = raw.filter((r) => r.pos !== null);
+    if (passing.length > want) {
+      passing.sort((a, b) => a.doc - b.doc);
       return {
-        hits: titles.slice(input.offset, want).map((r) => ({ id: r.id, variant: r.pos ?? 0 })),
+        hits: passing.slice(input.offset, want).map((r) => ({ id: r.id, variant: r.pos ?? 0 })),
         total: undefined,
         more: true,
       };
     }
+    // Every title match was read: the windows below need not scan the title tier again (for
+    // words no title has together, that scan reads their whole postings).
+    if (raw.length < k) titles = raw;
   }
-  for (let k = Math.max(WINDOW, want * 2); ; k *= 4) {
-    const rows = await windowRows(db, input, filter, match, Math.min(k, MAX_WINDOW));
+  let probed: ReadonlyArray<D1Result<unknown>> | undefined;
+  for (let k = Math.max(WINDOW, want * 2); ; ) {
+    const window = Math.min(k, MAX_WINDOW);
+    const statement = rankedStatement(db, input, filter, match, window, titles);
+    let answer: D1Result<Ranked>;
+    if (probe && probed === undefined && titles?.length === 0) {
+      const [first, ...rest] = await db.batch([statement, ...probe]);
+      answer = first as D1Result<Ranked>;
+      probed = rest;
+    } else answer = await statement.all<Ranked>();
+    const seen = answer.results[0]?.seen ?? 0;
+    const passing = answer.results[0]?.passing ?? 0;
+    const rows = answer.results.filter((r) => r.doc !== null);
+    rows.sort((a, b) => a.score - b.score || a.doc - b.doc);
     // Every match was seen when the window was not full: the count is exact.
-    const exact = rows.length < Math.min(k, MAX_WINDOW);
-    const passing = rows.filter((r) => r.pos !== null);
-    if (match !== undefined) passing.sort((a, b) => a.score - b.score || a.doc - b.doc);
-    if (passing.length >= want || exact || k >= MAX_WINDOW) {
+    const exact = seen < window;
+    if (passing >= want || exact || k >= MAX_WINDOW) {
       return {
-        hits: passing.slice(input.offset, want).map((r) => ({ id: r.id, variant: r.pos ?? 0 })),
-        total: exact ? passing.length : undefined,
-        more: passing.length > want || (!exact && k < MAX_WINDOW),
+        hits: rows.map((r) => ({ id: r.id, variant: r.pos ?? 0 })),
+        total: exact ? passing : undefined,
+        more: passing > want || (!exact && k < MAX_WINDOW),
+        ...(probed ? { probed } : {}),
       };
     }
+    // Selective filters: widen by what this window let through (with a margin), 4 to 16 times.
+    const needed = Math.ceil((1.5 * want * Math.max(seen, window)) / Math.max(passing, 0.5));
+    k = Math.min(k * 16, Math.max(k * 4, needed));
   }
 }
 
-async function windowRows(
+/** A ranked window's page: its rows (none when the page is empty) with the window's counts on each. */
+type Ranked = Row & { seen: number; passing: number };
+
+interface Sql {
+  readonly bind: (value: unknown) => string;
+  readonly params: unknown[];
+}
+
+function sqlParams(): Sql {
+  const params: unknown[] = [];
+  return {
+    params,
+    bind: (value) => {
+      params.push(value);
+      return `?${params.length}`;
+    },
+  };
+}
+
+/** Title matches alone (tier 0), at most k, with their featured variants: every row, filtered or not. */
+function titleStatement(
+  db: D1Database,
+  input: D1SearchInput,
+  filter: VariantFilter,
+  match: string,
+  k: number,
+): D1PreparedStatement {
+  const q = sqlParams();
+  const featured = featuredExpr(input, filter, q.bind);
+  const tier = tierSql(searchTable(input.key, "fts"), q.bind(k), q.bind(`{title} : (${match})`), 0);
+  const sql = `SELECT t.doc, d.id, ${featured} AS pos, 0 AS score FROM (${tier}) t JOIN ${searchTable(input.key, "doc")} d ON d.doc = t.doc`;
+  return db.prepare(sql).bind(...q.params);
+}
+
+/**
+ * One window ranked and cut to the page inside D1: only the page's rows come back, each with
+ * the window's size (`seen`: the matches read) and how many of them pass the filters. Known
+ * title matches (every one, from the title pass) are given as doc numbers instead of scanned.
+ */
+function rankedStatement(
   db: D1Database,
   input: D1SearchInput,
   filter: VariantFilter,
   match: string | undefined,
   k: number,
-  titleOnly = false,
-): Promise<Row[]> {
+  titles: readonly Row[] | undefined,
+): D1PreparedStatement {
   const doc = searchTable(input.key, "doc");
   const fts = searchTable(input.key, "fts");
-  const params: unknown[] = [];
-  const bind = (value: unknown) => {
-    params.push(value);
-    return `?${params.length}`;
-  };
-  const pos = featuredSql(input, filter, bind);
-  const cats = categorySql(filter, bind);
-  const featured = cats ? `CASE WHEN ${cats} THEN ${pos} END` : pos;
-  let sql: string;
+  const q = sqlParams();
+  const featured = featuredExpr(input, filter, q.bind);
+  let ctes: string;
   if (match === undefined) {
     // Browse: the catalog in its order, filtered as it is read, until the window is full.
-    sql = `SELECT doc, id, pos, 0 AS score FROM (SELECT d.doc, d.id, ${featured} AS pos FROM ${doc} d) WHERE pos IS NOT NULL LIMIT ${bind(k)}`;
+    ctes = `p AS (SELECT doc, id, pos, 0 AS score FROM (SELECT d.doc, d.id, ${featured} AS pos FROM ${doc} d) WHERE pos IS NOT NULL LIMIT ${q.bind(k)}),
+      w AS (SELECT doc FROM p)`;
   } else {
-    const limit = bind(k);
+    const limit = q.bind(k);
     // Tiers, as the KV index weighed words: every word in the title, then in the title and
     // attributes, then anywhere. Catalog order within a tier. No bm25: its IDF counts every
     // posting of every word, a cost that grows with the catalog whatever the LIMIT.
-    const tier = (rank: number, expr: string) =>
-      `SELECT * FROM (SELECT rowid AS doc, ${rank} AS score FROM ${fts} WHERE ${fts} MATCH ${bind(expr)} LIMIT ${limit})`;
     // Several words: title and attributes together above attributes alone ("olive backpack":
     // a backpack in olive before an olive pack tagged backpacking), as the KV weights summed.
     const any = match.includes(" AND ") ? match.split(" AND ").join(" OR ") : undefined;
-    const tiers = titleOnly
-      ? [tier(0, `{title} : (${match})`)]
-      : [
-          tier(0, `{title} : (${match})`),
-          ...(any ? [tier(1, `({title attrs} : (${match})) AND ({title} : (${any}))`)] : []),
-          tier(2, `{title attrs} : (${match})`),
-          tier(3, match),
-        ];
-    sql = `WITH w AS (SELECT doc, min(score) AS score FROM (${tiers.join(" UNION ALL ")}) GROUP BY doc)
-      SELECT w.doc, d.id, ${featured} AS pos, w.score FROM w JOIN ${doc} d ON d.doc = w.doc`;
+    const parts = [
+      titles
+        ? `SELECT value AS doc, 0 AS score FROM json_each(${q.bind(JSON.stringify(titles.map((t) => t.doc)))})`
+        : tierSql(fts, limit, q.bind(`{title} : (${match})`), 0),
+      ...(any ? [tierSql(fts, limit, q.bind(`({title attrs} : (${match})) AND ({title} : (${any}))`), 1)] : []),
+      tierSql(fts, limit, q.bind(`{title attrs} : (${match})`), 2),
+      tierSql(fts, limit, q.bind(match), 3),
+    ];
+    ctes = `w AS (SELECT doc, min(score) AS score FROM (${parts.join(" UNION ALL ")}) GROUP BY doc),
+      p AS (SELECT * FROM (SELECT w.doc, d.id, ${featured} AS pos, w.score FROM w JOIN ${doc} d ON d.doc = w.doc) WHERE pos IS NOT NULL)`;
   }
-  return (
-    await db
-      .prepare(sql)
-      .bind(...params)
-      .all<Row>()
-  ).results;
+  const sql = `WITH ${ctes}
+    SELECT c.seen, c.passing, x.doc, x.id, x.pos, x.score
+    FROM (SELECT (SELECT count(*) FROM w) AS seen, (SELECT count(*) FROM p) AS passing) c
+    LEFT JOIN (SELECT * FROM p ORDER BY score, doc LIMIT ${q.bind(input.limit)} OFFSET ${q.bind(input.offset)}) x ON 1`;
+  return db.prepare(sql).bind(...q.params);
+}
+
+function tierSql(fts: string, limit: string, expr: string, rank: number): string {
+  return `SELECT * FROM (SELECT rowid AS doc, ${rank} AS score FROM ${fts} WHERE ${fts} MATCH ${expr} LIMIT ${limit})`;
+}
+
+/** The featured variant's position, or NULL when the product is filtered out (categories, price, availability). */
+function featuredExpr(input: D1SearchInput, filter: VariantFilter, bind: (v: unknown) => string): string {
+  const pos = featuredSql(input, filter, bind);
+  const cats = categorySql(filter, bind);
+  return cats ? `CASE WHEN ${cats} THEN ${pos} END` : pos;
 }
 
 /** The first variant (merchant order) passing the price and availability filters, or 0 without them. */

@@ -18,3 +18,12 @@ export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
+
+/**
+ * The idempotency ledger's fingerprint of a request: its operation, target id and payload
+ * (credentials in it already sealed). One definition, for the tools and for an object that
+ * decides the target id itself (durable-objects/cart/checkout.ts).
+ */
+export function requestHash(op: string, id: string, payload: unknown): Promise<string> {
+  return sha256Hex(canonicalJson({ op, id, payload }));
+}

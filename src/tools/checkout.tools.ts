@@ -1,5 +1,6 @@
 /** The checkout tools (dev.ucp.shopping.checkout): create, get, update, complete, cancel. */
 import * as z from "zod";
+import type { CartCheckoutCommand } from "../../durable-objects/cart/checkout";
 import type { CartObject } from "../../durable-objects/cart-object";
 import type { CheckoutObject, CheckoutWrite } from "../../durable-objects/checkout-object";
 import type { ObjectReply } from "../../durable-objects/shared/object-reply";
@@ -28,7 +29,7 @@ import type { MessageCode } from "../ucp/message-codes";
 import { checkoutExtensions } from "../ucp/negotiate";
 import { handlersForPlatform } from "../ucp/platform-handlers";
 import { paymentsNotConfigured, withPaymentMode } from "./checkout-payments";
-import { callerOf, continueUrl, ledgerEntry, objectReply } from "./object-reply";
+import { callerOf, continueUrl, ledgerEntry, ledgerSeed, objectReply } from "./object-reply";
 import { defineTool, type ToolContext, type UcpEnvelope, type UcpPayload } from "./types";
 
 const CHECKOUT_TTL_MS = 6 * 3600_000;
@@ -42,34 +43,37 @@ export const createCheckout = defineTool({
   idempotencyKeyRequired: false,
   input: z.object({ checkout: CheckoutCreateSchema }),
   output: CheckoutSchema,
-  async run(args, callerCtx) {
+  async run(args, ctx) {
     const { checkout } = args;
-    const wrongType = instrumentTypeProblem(callerCtx.config, checkout.payment?.instruments);
+    const wrongType = instrumentTypeProblem(ctx.config, checkout.payment?.instruments);
     if (wrongType) return err(wrongType);
-    const ctx = checkout.cart_id ? await asCartOwner(callerCtx, checkout.cart_id) : callerCtx;
     const source = checkout.cart_id ? await fromCart(checkout.cart_id, ctx) : undefined;
-    if (checkout.cart_id && !source) return ok(errorResponse(ctx, "not_found", "Cart not found or has expired"));
+    if (checkout.cart_id && !source) return ok(cartNotFound(ctx));
     const request = source ? { ...checkout, ...source } : checkout;
     const input = await checkoutInput(request, ctx);
     if ((request.line_items ?? []).length > 0 && input.lines.length === 0) {
       return ok(errorResponse(ctx, "out_of_stock", "None of the requested items can be bought.", input.lineMessages));
     }
     const key = ctx.meta.idempotencyKey;
-    const linked = checkout.cart_id ? await cartCheckoutId(checkout.cart_id, ctx) : undefined;
-    if (typeof linked === "object") return ok(cartOrdered(ctx, linked.completed));
+    const sent = sentCheckout(args, checkout);
+    const made = {
+      input,
+      ownerWebhookUrl: orderWebhookUrl(ctx),
+      ownerWebhookVersion: ctx.negotiated.version,
+      base: {
+        currency: ctx.config.currency,
+        created_at: ctx.now,
+        expires_at: ctx.now + CHECKOUT_TTL_MS,
+        ...(checkout.cart_id ? { cart_id: checkout.cart_id } : {}),
+      },
+    };
+    if (checkout.cart_id) return checkoutOfCart(ctx, checkout.cart_id, sent, made);
     const { idSecret } = ctx.config;
     const createAt = async (id: string) => {
-      const entry = key && (await ledgerEntry("create_checkout", key, id, sentCheckout(args, checkout), idSecret));
-      const base = { id, currency: ctx.config.currency, created_at: ctx.now, expires_at: ctx.now + CHECKOUT_TTL_MS };
-      const command = {
-        ...(await writeCommand(ctx, id, input, entry)),
-        ownerWebhookUrl: orderWebhookUrl(ctx),
-        ownerWebhookVersion: ctx.negotiated.version,
-        base: { ...base, ...(checkout.cart_id ? { cart_id: checkout.cart_id } : {}) },
-      };
+      const entry = key && (await ledgerEntry("create_checkout", key, id, sent, idSecret));
+      const command = { ...made, ...(await writeCommand(ctx, id, input, entry)), base: { ...made.base, id } };
       return stub(ctx, id).create(command);
     };
-    if (linked) return reply(ctx, () => createAt(linked));
     if (!key) return reply(ctx, async () => createAt(await newId("chk", idSecret)));
     const space = keySpace(callerOf(ctx));
     return reply(ctx, async () => {
@@ -227,33 +231,41 @@ async function view(ctx: ToolContext, id: string) {
 }
 
 /**
- * A buyer checking out a cart by its hand-off URL acts as the cart's owner, so the cart's
- * checkout is the one its owner's create_checkout finds (one open checkout per cart, whoever
- * asks) and belongs to whom the cart belongs. An agent's call is unchanged.
+ * The cart's one checkout, decided and made by the cart object in one call
+ * (durable-objects/cart/checkout.ts): one open checkout per cart and key space, returned
+ * again to every create; a buyer on the cart's hand-off page acts for the cart's owner. A
+ * completed checkout closes the cart: one cart places at most one order (issue 10).
  */
-async function asCartOwner(ctx: ToolContext, cartId: string): Promise<ToolContext> {
-  if (ctx.handoff !== true || !(await isIssuedId("cart", ctx.config.idSecret, cartId))) return ctx;
-  const owner = await callObject(() => cartStub(ctx, cartId).owner());
-  return owner ? { ...ctx, meta: { ...ctx.meta, profile: owner.profile }, actingFor: owner } : ctx;
+async function checkoutOfCart(
+  ctx: ToolContext,
+  cartId: string,
+  sent: unknown,
+  made: Pick<CartCheckoutCommand, "input" | "base" | "ownerWebhookUrl" | "ownerWebhookVersion">,
+) {
+  commerceConfig(ctx.env); // as writeCommand: a store whose settings do not parse is refused before any object
+  const key = ctx.meta.idempotencyKey;
+  const command: CartCheckoutCommand = {
+    ...made,
+    cartId,
+    caller: callerOf(ctx),
+    now: ctx.now,
+    envelope: envelope(ctx),
+    ...(key ? { idempotency: await ledgerSeed("create_checkout", key, sent, ctx.config.idSecret) } : {}),
+  };
+  let ordered: string | undefined;
+  return objectReply(
+    async () => {
+      const answer = await cartStub(ctx, cartId).checkout(command);
+      if (answer.kind !== "ordered") return withPaymentMode(ctx.config, async () => answer);
+      ordered = answer.checkoutId;
+      return { kind: "not_found" };
+    },
+    () => (ordered ? cartOrdered(ctx, ordered) : cartNotFound(ctx)),
+  );
 }
 
-/**
- * The cart's checkout: the current generation's id while that checkout is open (UCP: one
- * active checkout per cart, returned again), the next generation's after a cancel. Ids are
- * derived, so concurrent creates for one cart converge on one checkout. A completed checkout
- * closes the cart: one cart places at most one order (docs/decisions.md, issue 10).
- */
-async function cartCheckoutId(cartId: string, ctx: ToolContext): Promise<string | { completed: string }> {
-  // Only the cart's owner gets here (fromCart read it as the caller), so the caller's profile is the
-  // cart's; an anonymous cart's checkout for its authenticated platform is that platform's own.
-  const idFor = (generation: number) =>
-    derivedId("chk", ctx.config.idSecret, keySpace(callerOf(ctx)), `cart\n${cartId}\n${generation}`);
-  const generation = await callObject(() => cartStub(ctx, cartId).checkoutGeneration());
-  const id = await idFor(generation);
-  const status = await callObject(() => stub(ctx, id).status());
-  if (status === "completed") return { completed: id };
-  if (status !== "canceled") return id;
-  return idFor(await callObject(() => cartStub(ctx, cartId).advanceCheckout(generation)));
+function cartNotFound(ctx: ToolContext): UcpPayload {
+  return errorResponse(ctx, "not_found", "Cart not found or has expired");
 }
 
 /** An agent retrying after a timeout must not place the order twice: it is told where the order is. */

@@ -4,7 +4,7 @@
  */
 import type { ObjectReply } from "../../durable-objects/shared/object-reply";
 import type { Caller } from "../../durable-objects/shared/owner";
-import { canonicalJson, sha256Hex } from "../lib/canonical-json";
+import { canonicalJson, requestHash } from "../lib/canonical-json";
 import { type HandoffKind, handoffUrl } from "../lib/handoff-token";
 import { keyedDigest } from "../lib/ids";
 import { callObject } from "../lib/object-call";
@@ -24,7 +24,6 @@ const IDEMPOTENCY_CONFLICT: ProtocolError = {
 
 /** Who is calling, as the objects' owner check needs it (tool-call.ts bound the profile to the credential). */
 export function callerOf(ctx: ToolContext): Caller {
-  if (ctx.handoff === true && ctx.actingFor) return { ...ctx.actingFor, handoff: true };
   const caller = { profile: ctx.meta.profile, authenticated: ctx.principal.tier === "authenticated" };
   return ctx.handoff === true ? { ...caller, handoff: true } : caller;
 }
@@ -40,8 +39,13 @@ export function continueUrl(ctx: ToolContext, kind: Exclude<HandoffKind, "order"
  * stored hash must not be a plain SHA-256 over a card number, which could be searched for.
  */
 export async function ledgerEntry(op: string, key: string, id: string, payload: unknown, secret: string) {
-  const sealed = await sealCredentials(payload, secret);
-  return { key: `${op}:${key}`, hash: await sha256Hex(canonicalJson({ op, id, payload: sealed })) };
+  const seed = await ledgerSeed(op, key, payload, secret);
+  return { key: seed.key, hash: await requestHash(op, id, seed.payload) };
+}
+
+/** The same entry for an object that decides the target id itself: it hashes with that id (requestHash). */
+export async function ledgerSeed(op: string, key: string, payload: unknown, secret: string) {
+  return { key: `${op}:${key}`, op, payload: await sealCredentials(payload, secret) };
 }
 
 async function sealCredentials(value: unknown, secret: string): Promise<unknown> {

@@ -1,6 +1,5 @@
 /** What a tool is: its wire contract (zod in and out) and a run function over typed input. */
 import type * as z from "zod";
-import type { Caller } from "../../durable-objects/shared/owner";
 import type { Principal } from "../auth/authenticate";
 import type { MerchantConfig } from "../config";
 import type { RawJson } from "../lib/raw-json";
@@ -28,11 +27,6 @@ export interface ToolContext {
    * on that session whoever owns it (docs/trust.md).
    */
   readonly handoff?: boolean;
-  /**
-   * With `handoff`: the session owner the buyer acts for, when what the buyer creates must be
-   * theirs (a cart's one checkout: checkout.tools.ts). Objects record it as the owner.
-   */
-  readonly actingFor?: Caller;
   /** The `ucp` envelope for this response: negotiated version and relevant capabilities. */
   readonly envelope: (status?: "success" | "error") => UcpEnvelope;
 }

@@ -74,8 +74,9 @@ describe("cart: state of the layout before the kernel", () => {
     const fresh = (await tool("get_cart", { id: source.id })).body.result.structuredContent;
     const read = (await tool("get_cart", { id: made.id })).body.result.structuredContent;
     expect(read).toEqual({ ...fresh, id, continue_url: read.continue_url });
-    expect(await stub.checkoutGeneration()).toBe(0);
-    expect(await stub.advanceCheckout(0)).toBe(1);
+    // Its checkout (decided by the cart, durable-objects/cart/checkout.ts) reads the counter: none yet.
+    const checkout = (await tool("create_checkout", { checkout: { cart_id: made.id } })).body.result.structuredContent;
+    expect(checkout.line_items[0].quantity).toBe(1);
     const updated = await tool(
       "update_cart",
       { id: made.id, cart: { line_items: [{ item: { id: "item_123" }, quantity: 2 }] } },
@@ -89,14 +90,24 @@ describe("cart: state of the layout before the kernel", () => {
     );
     expect(replay.body.result.structuredContent).toEqual(updated.body.result.structuredContent);
     await runInDurableObject(stub, (_o: CartObject, state) => {
-      expect(userTables(state)).toEqual(["cart", "checkout_link", "ledger", "owner", "schema_version"]);
-      expect(version(state)).toBe(2);
+      expect(userTables(state)).toEqual([
+        "cart",
+        "checkout_generation",
+        "checkout_link",
+        "ledger",
+        "owner",
+        "schema_version",
+      ]);
+      expect(version(state)).toBe(3);
     });
   });
 
   it("a read of an unknown id writes nothing", async () => {
     const stub = env.CART.getByName(`cart_${crypto.randomUUID()}`) as DurableObjectStub<CartObject>;
-    expect(await stub.checkoutGeneration()).toBe(0);
+    const caller = { profile: FULL_PROFILE, authenticated: false };
+    expect(await stub.checkout({ cartId: "unknown", caller } as Parameters<CartObject["checkout"]>[0])).toEqual({
+      kind: "not_found",
+    });
     expect(await stub.owner()).toBeUndefined();
     await runInDurableObject(stub, (_o: CartObject, state) => expect(userTables(state)).toEqual([]));
   });

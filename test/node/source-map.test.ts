@@ -6,7 +6,8 @@
  * - every area it must cover is named: each entry of src/, each folder and object file of
  *   durable-objects/, each folder of scripts/, bench/, test/ and migrations/;
  * - each area has its RULES.md (always / ask first / never), and a src/ or durable-objects/
- *   RULES.md states the import arrows scripts/lint/import-rules.ts holds for it, word for word.
+ *   RULES.md states the import arrows scripts/lint/import-rules.ts holds for it, word for word;
+ * - docs/decisions.md, the index of the decisions, links every file of docs/decisions/ and no other.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -142,4 +143,15 @@ describe("RULES.md per area", () => {
       expect(readFileSync(path.join(ROOT, folder, RULES), "utf8")).toContain(arrowsLine(area));
     },
   );
+});
+
+describe("docs/decisions.md index", () => {
+  it("links every area file of docs/decisions/, and only files that exist", () => {
+    const index = readFileSync(path.join(ROOT, "docs/decisions.md"), "utf8");
+    const linked = [...index.matchAll(/\]\((decisions\/[^)#\s]+\.md)\)/g)].map((m) => `docs/${m[1]}`);
+    const files = readdirSync(path.join(ROOT, "docs/decisions"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `docs/decisions/${f}`);
+    expect([...new Set(linked)].sort()).toEqual(files.sort());
+  });
 });
