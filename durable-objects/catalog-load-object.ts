@@ -33,6 +33,7 @@ import {
   writeSearchRows,
 } from "../src/catalog/search-tables";
 import { forgetServedCatalog } from "../src/catalog/served-cache";
+import { stockPartCount, stockPartValues } from "../src/catalog/stock-parts";
 import { type JobRow, problemRows, SCHEMA, viewOf } from "./catalog-load/jobs-sql";
 import { transaction } from "./shared/schema";
 
@@ -263,8 +264,13 @@ export class CatalogLoadObject extends DurableObject<Env> {
       }
     });
     const parts = indexParts(catalog.index);
+    // The stock map in parts (stock-parts.ts), sized from the variant count the switch reads back.
+    const stock = stockPartValues(JSON.parse(catalog.stock), stockPartCount(catalog.variants));
     await inGroups(
-      [...parts.map((value, i) => ({ key: keys.indexPart(i), value })), { key: keys.stock, value: catalog.stock }],
+      [
+        ...parts.map((value, i) => ({ key: keys.indexPart(i), value })),
+        ...stock.map((value, i) => ({ key: keys.stockPart(i), value })),
+      ],
       (p) => this.kv.put(p.key, p.value),
     );
     // The load's D1 search tables (issue 28), filled a batch per step beside the documents.
@@ -323,6 +329,7 @@ export class CatalogLoadObject extends DurableObject<Env> {
       index_parts: job.index_parts,
       keys: prefix,
       search: job.id,
+      stock_parts: stockPartCount(job.variants),
     };
     await this.kv.put(KV_KEYS.manifest, JSON.stringify(manifest));
     forgetServedCatalog();

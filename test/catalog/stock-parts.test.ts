@@ -14,7 +14,9 @@ import { resetCatalogCache } from "../../src/catalog/kv-catalog";
 import { type CatalogManifest, KV_KEYS } from "../../src/catalog/kv-layout";
 import { resetServedManifest } from "../../src/catalog/search-served";
 import { resetStockLevels, stockLevels } from "../../src/catalog/stock";
+import { leanCatalogCsv, noDelays, runLoad, uploadForm } from "../helpers/catalog-load";
 import { type Json, pay, readyCheckout, tool } from "../helpers/checkout";
+import { type Browser, signIn } from "../helpers/console";
 
 const store: CatalogStore = {
   put: async (pairs) => {
@@ -122,5 +124,27 @@ describe("the stock map in parts", () => {
       }),
     );
     expect(results.filter((r) => r.status === "completed")).toHaveLength(S);
+  });
+
+  it("the console's background load writes the parts too: 4,200 variants in two", { timeout: 120_000 }, async () => {
+    const browser: Browser = { ip: "10.28.9.1" };
+    await signIn(browser);
+    await noDelays();
+    const res = await uploadForm(browser, "parts.csv", leanCatalogCsv(4_200));
+    expect(res.status).toBe(303);
+    const id = (res.headers.get("location") ?? "").split("/").pop() ?? "";
+    expect((await runLoad(id))?.phase).toBe("done");
+    const served = await manifest();
+    expect(served.keys).toBe(`load:${id}:`);
+    expect(served.stock_parts).toBe(2);
+    expect(await env.CATALOG.get(`load:${id}:stock`)).toBeNull();
+    const ids = ["var_n7", "var_n4200", "var_n2048"];
+    resetStockLevels();
+    // leanCatalogCsv gives var_n<n> 1 + n mod 50 units.
+    expect(await stockLevels(env.CATALOG, { manifest: served }, ids)).toEqual({
+      var_n7: 8,
+      var_n4200: 1,
+      var_n2048: 49,
+    });
   });
 });
