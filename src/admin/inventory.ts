@@ -5,7 +5,7 @@
  * variant's availability to search. An `add` needs an Idempotency-Key: retried without one
  * (a script that timed out) it would count the delivery twice.
  */
-import { catalogSnapshot, getProducts } from "../catalog/kv-catalog";
+import { namedCatalog } from "../catalog/named-catalog";
 import { stockLevels } from "../catalog/stock";
 import { parseStockChange, type StockChange } from "../catalog/stock-change";
 import { stockShardName, stockVersion } from "../catalog/stock-keys";
@@ -97,13 +97,14 @@ export async function countedVariant(
   env: AdminEnv,
   variantId: string,
 ): Promise<StockRefusal | { catalogLevel: number; version: string }> {
-  const snapshot = await catalogSnapshot(env.CATALOG, Date.now());
+  // Only this variant's product: a D1 catalog's isolate never loads the KV index.
+  const snapshot = await namedCatalog(env, Date.now(), [variantId]);
   const ref = snapshot?.index.variantRefs.get(variantId);
   const doc = ref && snapshot ? snapshot.index.docs[ref.doc] : undefined;
   if (!snapshot || !ref || !doc || doc.v[ref.variant]?.[0] !== variantId) {
     return { error: "not_found", message: `No variant ${variantId.slice(0, 200)} in the catalog.` };
   }
-  const product = (await getProducts(env.CATALOG, [doc.id])).get(doc.id);
+  const product = (await snapshot.documents([doc.id])).get(doc.id);
   const status = product?.variants[ref.variant]?.availability?.status;
   if (status === "backorder" || status === "preorder") {
     return {

@@ -6,7 +6,7 @@
 import { CART_LIMITS, type LineItemRequest } from "../../schemas/ucp/cart";
 import type { Message } from "../../schemas/ucp/common";
 import type { Product, Variant } from "../../schemas/ucp/product";
-import { type CatalogSnapshot, catalogSnapshot, getProducts } from "../catalog/kv-catalog";
+import { type NamedCatalog, namedCatalog } from "../catalog/named-catalog";
 import { type LiveStock, liveStock } from "../catalog/stock";
 import type { MessageCode } from "../ucp/message-codes";
 import { quantityUnitMismatch } from "./quantity-unit";
@@ -28,14 +28,19 @@ export interface PricingResult {
  * checkouts use): a variant sold out a moment ago is out of stock here, not only at completion.
  */
 export async function priceFromCatalog(
-  env: Pick<Env, "CATALOG" | "INVENTORY">,
+  env: Pick<Env, "CATALOG" | "CATALOG_DB" | "INVENTORY">,
   now: number,
   requested: readonly LineItemRequest[],
 ): Promise<PricingResult> {
-  const snapshot = await catalogSnapshot(env.CATALOG, now);
+  // Only the products the lines name: a D1 catalog's isolate never loads the KV index.
+  const snapshot = await namedCatalog(
+    env,
+    now,
+    requested.map((line) => line.item.id),
+  );
   const variantIds = resolveAll(snapshot, requested).flatMap((r) => (r?.variantId ? [r.variantId] : []));
   const stock = snapshot ? await liveStock(env, snapshot, variantIds) : { levels: {}, restocked: new Set<string>() };
-  return priceLines(env.CATALOG, snapshot, requested, stock);
+  return priceLines(snapshot, requested, stock);
 }
 
 /**
@@ -45,13 +50,13 @@ export async function priceFromCatalog(
  * kept lines point at the line as returned.
  */
 export async function priceLines(
-  kv: KVNamespace,
-  snapshot: CatalogSnapshot | null,
+  snapshot: NamedCatalog | null,
   requested: readonly LineItemRequest[],
   stock: LiveStock,
 ): Promise<PricingResult> {
   const resolved = resolveAll(snapshot, requested);
-  const products = await getProducts(kv, [...new Set(resolved.flatMap((r) => (r ? [r.productId] : [])))]);
+  const named = [...new Set(resolved.flatMap((r) => (r ? [r.productId] : [])))];
+  const products = snapshot ? await snapshot.documents(named) : new Map<string, Product>();
   const lines: PricedLine[] = [];
   const messages: Message[] = [];
   const remaining = new Map<string, number>();
@@ -99,7 +104,7 @@ export async function priceLines(
   return { lines, messages };
 }
 
-function resolveAll(snapshot: CatalogSnapshot | null, requested: readonly LineItemRequest[]) {
+function resolveAll(snapshot: NamedCatalog | null, requested: readonly LineItemRequest[]) {
   return requested.map((line) => {
     if (!snapshot) return undefined;
     const { index } = snapshot;

@@ -6,7 +6,7 @@
  * After each step the owner records it (`note`, a transaction) before the next one starts.
  */
 import type { PaymentInstrument } from "../../schemas/ucp/checkout";
-import { catalogSnapshot } from "../catalog/kv-catalog";
+import { namedCatalogManifest } from "../catalog/named-catalog";
 import { stockLevels } from "../catalog/stock";
 import { stockVersion } from "../catalog/stock-keys";
 import type { MerchantConfig } from "../config";
@@ -166,7 +166,9 @@ async function reserve(
   ports: AttemptPorts,
   now: number,
 ): Promise<CompletionOutcome | undefined> {
-  const snapshot = await catalogSnapshot(ports.env.CATALOG, now);
+  // The manifest alone: the levels are read for these variants, never with the KV index.
+  const manifest = await namedCatalogManifest(ports.env.CATALOG, now);
+  const snapshot = manifest ? { manifest } : null;
   const stock = snapshot ? await stockLevels(ports.env.CATALOG, snapshot) : {};
   // Variants without a stock figure (backorder, preorder, or none loaded) are not limited.
   const levels = Object.fromEntries(attempt.lines.map((l) => [l.variantId, stock[l.variantId] ?? null]));

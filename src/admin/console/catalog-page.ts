@@ -6,9 +6,9 @@
  * before a load starts (a bad file, a file too large, another load running).
  */
 
-import { browseCatalog } from "../../catalog/catalog-browse";
 import type { JobView } from "../../catalog/catalog-job";
-import { type CatalogSnapshot, catalogSnapshot, getProducts } from "../../catalog/kv-catalog";
+import { type CatalogListPage, catalogListPage } from "../../catalog/catalog-list";
+import type { CatalogManifest } from "../../catalog/kv-layout";
 import type { CatalogProblem } from "../../catalog/merchant-catalog";
 import { stockLevels } from "../../catalog/stock";
 import { stockVersion } from "../../catalog/stock-keys";
@@ -36,9 +36,9 @@ function uploadHeaders(ctx: ConsoleContext): Record<string, string> {
 const SHOWN_PROBLEMS = 500;
 
 export async function catalogPage(ctx: ConsoleContext): Promise<Response> {
-  const snapshot = await catalogSnapshot(ctx.env.CATALOG, ctx.now);
   const query = (ctx.url.searchParams.get("q") ?? "").slice(0, 200);
   const page = Number.parseInt(ctx.url.searchParams.get("page") ?? "1", 10) || 1;
+  const listed = await catalogListPage(ctx.env, ctx.now, query, page, PER_PAGE);
   const loads = await catalogLoads(ctx.env).recent(3);
   return renderConsole(ctx, {
     title: "Catalog",
@@ -46,10 +46,10 @@ export async function catalogPage(ctx: ConsoleContext): Promise<Response> {
     headers: uploadHeaders(ctx),
     body: html`<h1>Catalog</h1>
 ${notice(ctx.url.searchParams)}
-${summary(snapshot)}
+${summary(listed?.manifest)}
 ${recentLoads(loads)}
 ${uploadForm(ctx)}
-${snapshot ? await productList(ctx, snapshot, query, page) : html`<p>No catalog is loaded yet: upload one above.</p>`}`,
+${listed ? await productList(ctx, listed, query) : html`<p>No catalog is loaded yet: upload one above.</p>`}`,
   });
 }
 
@@ -59,9 +59,8 @@ function notice(query: URLSearchParams): SafeHtml | string {
   return "";
 }
 
-function summary(snapshot: CatalogSnapshot | null): SafeHtml | string {
-  if (!snapshot) return "";
-  const m = snapshot.manifest;
+function summary(m: CatalogManifest | undefined): SafeHtml | string {
+  if (!m) return "";
   return html`<p class="muted">${m.products} products in ${m.currency}, loaded ${m.loaded_at} (version ${m.version}).</p>`;
 }
 
@@ -97,22 +96,19 @@ function recentLoads(loads: readonly JobView[]): SafeHtml | string {
   )}</ul></section>`;
 }
 
-function searchForm(query: string, total: number, snapshot: CatalogSnapshot): SafeHtml {
+function searchForm(query: string, total: number, size: number): SafeHtml {
   return html`<form method="get" action="/admin/catalog" role="search" class="row" aria-label="Search products">
 <label for="catalog-q">Search by title, SKU or variant id</label>
 <input id="catalog-q" name="q" type="search" value="${query}" maxlength="200">
 <button type="submit">Search</button>
 ${query ? html`<a href="/admin/catalog">Show all</a>` : ""}
 </form>
-<p class="muted" role="status">${query ? `${total} of ${snapshot.index.docs.length} products match.` : `${total} products.`}</p>`;
+<p class="muted" role="status">${query ? `${total} of ${size} products match.` : `${total} products.`}</p>`;
 }
 
-async function productList(ctx: ConsoleContext, snapshot: CatalogSnapshot, query: string, requested: number) {
-  const { docs, total, page, pages } = browseCatalog(snapshot.index, query, requested, PER_PAGE);
-  const products = await getProducts(
-    ctx.env.CATALOG,
-    docs.map((d) => d.id),
-  );
+async function productList(ctx: ConsoleContext, listed: CatalogListPage, query: string) {
+  const { docs, total, page, pages, products } = listed;
+  const snapshot = { manifest: listed.manifest };
   const variantIds = docs.flatMap((d) => d.v.map((v) => v[0]));
   const stock = await stockLevels(ctx.env.CATALOG, snapshot);
   const given: Record<string, number> = Object.fromEntries(
@@ -126,7 +122,7 @@ async function productList(ctx: ConsoleContext, snapshot: CatalogSnapshot, query
   return html`<section aria-labelledby="products-title">
 <style nonce="${ctx.nonce}">${trustedHtml(STOCK_CSS)}</style>
 <h2 id="products-title">Products</h2>
-${searchForm(query, total, snapshot)}
+${searchForm(query, total, listed.size)}
 ${
   docs.length === 0
     ? html`<p>No product matches “${query}”.</p>`

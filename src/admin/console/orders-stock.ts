@@ -4,7 +4,7 @@
  * them (so a restock shows at once). A variant gone from the catalog has neither; a store whose
  * catalog or inventory cannot answer shows the order without them, never an error.
  */
-import { catalogSnapshot } from "../../catalog/kv-catalog";
+import { namedCatalog } from "../../catalog/named-catalog";
 import { liveStock } from "../../catalog/stock";
 
 export interface LineFacts {
@@ -16,7 +16,7 @@ export interface LineFacts {
 export async function lineFacts(env: Env, variantIds: readonly string[]): Promise<Map<string, LineFacts>> {
   const facts = new Map<string, LineFacts>();
   try {
-    const snapshot = await catalogSnapshot(env.CATALOG, Date.now());
+    const snapshot = await namedCatalog(env, Date.now(), variantIds);
     if (!snapshot) return facts;
     const live = await liveStock(env, snapshot, variantIds);
     for (const id of variantIds) {
