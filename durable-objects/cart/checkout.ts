@@ -23,6 +23,7 @@ import { callObject } from "../../src/lib/object-call";
 import type { CheckoutCreate, CheckoutObject } from "../checkout-object";
 import type { Migration } from "../shared/kernel";
 import { tables } from "../shared/kernel";
+import type { ObjectReply } from "../shared/object-reply";
 import { type Caller, mayAct, recordedOwner } from "../shared/owner";
 
 /** The cart's layout step for it: each key space's generation, once it moved past the cart's first. */
@@ -54,10 +55,7 @@ export interface CartCheckoutCommand {
  * The checkout's own answer to its create; `not_found` for a caller the cart does not answer
  * or a cart gone; `ordered`: the cart's checkout is completed and holds its order.
  */
-export type CartCheckoutReply =
-  | Awaited<ReturnType<CheckoutObject["create"]>>
-  | { kind: "not_found" }
-  | { kind: "ordered"; checkoutId: string };
+export type CartCheckoutReply = ObjectReply<{ kind: "ordered"; checkoutId: string }>;
 
 /** What the flow needs of the cart object. */
 export interface CartPorts {
@@ -95,8 +93,10 @@ export async function checkoutFromCart(command: CartCheckoutCommand, cart: CartP
       const create = await createCommand(command, owner, id, config);
       const reply = await callObject<CartCheckoutReply>(async () => checkouts(id).create(create));
       // `taken`: made at this id by the other class of caller before the key spaces split.
-      if ((reply as { kind: string }).kind !== "taken" || step === MAX_STEPS) return reply;
+      if (reply.kind !== "taken" || step === MAX_STEPS) return reply;
     }
+    // Gone meanwhile (its alarm deleted it): a transaction would leave tables behind with no alarm.
+    if (!cart.exists()) return { kind: "not_found" };
     const seen = generation;
     generation = cart.transaction((sql) => advance(sql, space, seen));
   }

@@ -128,6 +128,42 @@ describe("create_checkout from a cart, owned by the cart object", { timeout: 30_
   });
 });
 
+describe("a cart's checkout squatted before the key spaces split", { timeout: 30_000 }, () => {
+  it("the platform's create from its cart passes the other class's checkout at its id and makes its own", async () => {
+    const cart = await newCart(); // anonymous, under PROFILE
+    const secret = merchantConfig(env).idSecret;
+    // Before the split, an anonymous caller naming PROFILE derived the id the platform's space gives now.
+    const squatted = await derivedId("chk", secret, PROFILE, `cart\n${cart.id}\n0`);
+    const anonymous = await payload("create_checkout", { checkout: { line_items: lines } });
+    const rows = await runInDurableObject(env.CHECKOUT.getByName(anonymous.id), (_o: CheckoutObject, state) =>
+      ["checkout", "owner", "meta"].map((table) => ({
+        schema: state.storage.sql.exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = ?", table).one()
+          .sql,
+        rows: state.storage.sql.exec(`SELECT * FROM ${table}`).toArray(),
+        table,
+      })),
+    );
+    await runInDurableObject(env.CHECKOUT.getByName(squatted), (_o: CheckoutObject, state) => {
+      for (const { schema, rows: list, table } of rows) {
+        state.storage.sql.exec(schema);
+        for (const row of list) {
+          const values = Object.values(row).map((v) =>
+            typeof v === "string" ? v.replaceAll(anonymous.id, squatted) : v,
+          );
+          state.storage.sql.exec(`INSERT INTO ${table} VALUES (${values.map(() => "?").join(", ")})`, ...values);
+        }
+      }
+    });
+    const mine = await fromCart(cart.id, { signed: true });
+    expect(mine.id).not.toBe(squatted);
+    expect(mine.id).toBe(await derivedId("chk", secret, PROFILE, `cart\n${cart.id}\n1`));
+    expect(mine.status).toBe("incomplete");
+    expect((await fromCart(cart.id, { signed: true })).id).toBe(mine.id);
+    const theirs = await payload("get_checkout", { id: mine.id });
+    expect(theirs.messages[0].code).toBe("not_found");
+  });
+});
+
 describe("a cart of the layout before (one checkout counter, version 2)", { timeout: 30_000 }, () => {
   const userTables = (state: DurableObjectState) =>
     state.storage.sql
