@@ -154,8 +154,8 @@ export class ObjectStore {
 
   /**
    * Runs `work` again, once, when it met a missing table while the layout was known from
-   * before: storage deleted behind this instance's back (shared/schema.ts deleteAllStorage, a
-   * test's wipe) is learnt afresh, not a failed call. A transaction that failed rolled back.
+   * before: storage deleted behind this instance's back (a test's wipe of
+   * state.storage) is learnt afresh, not a failed call. A transaction that failed rolled back.
    */
   #relearning<T>(work: () => T): T {
     const known = this.#stored !== undefined;

@@ -10,7 +10,6 @@ import { describe, expect, it } from "vitest";
 import { sendIndexFeed } from "../../durable-objects/order/index-feed";
 import type { OrderIndexObject } from "../../durable-objects/order-index-object";
 import type { OrderObject } from "../../durable-objects/order-object";
-import { deleteAllStorage } from "../../durable-objects/shared/schema";
 import { ORDER_INDEX_NAME, type OrderIndexEntry } from "../../src/order/index-entry";
 import { type OrderListQuery, parseListQuery } from "../../src/order/index-query";
 import { FULL_PROFILE } from "../helpers/mcp";
@@ -181,9 +180,9 @@ describe("rebuild", () => {
     const { orderId } = await placeOrder([{ id: "item_123", quantity: 1 }]);
     expect((await admin(orderId, "events", { type: "shipped", tracking_number: "T1" })).status).toBe(200);
     // The whole index object wiped (as a schema change or a bug would): the log object keeps the ids.
-    // Through deleteAllStorage, as every drop of tables goes (shared/schema.ts remembers tables).
+    // Behind the object's back: its store re-learns the layout (shared/kernel.ts).
     await runInDurableObject(index(), async (_o: OrderIndexObject, state) => {
-      await deleteAllStorage(state.storage);
+      await state.storage.deleteAll();
     });
     expect(await row(orderId)).toBeUndefined();
     expect((await index().rebuild()).running).toBe(true);

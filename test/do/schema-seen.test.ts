@@ -1,82 +1,72 @@
 /**
- * Objects remember the tables they have seen (durable-objects/shared/schema.ts, issue 14):
- * one sqlite_master lookup per table per object instead of one per use. A remembered table
- * must be forgotten when it can disappear: the transaction that created it rolls back, or
- * deleteAll drops everything.
+ * The kernel learns an object's stored layout once per instance (durable-objects/shared/kernel.ts;
+ * before it, shared/schema.ts remembered each table, issue 14): one sqlite_master query, not one
+ * per use. What it learnt must be forgotten when it can stop being true: a transaction that
+ * rolls back (the tables its migration made are gone again), deleteAll, and storage deleted
+ * behind the instance's back (a test's wipe), which it re-learns instead of failing the call.
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { CartObject } from "../../durable-objects/cart-object";
-import { deleteAllStorage, ensureTables, hasTable, transaction } from "../../durable-objects/shared/schema";
+import { ObjectStore, tables } from "../../durable-objects/shared/kernel";
 
 const fresh = () => env.CART.getByName(`schema-${crypto.randomUUID()}`) as DurableObjectStub<CartObject>;
+const layout = [tables(1, "one table", ["CREATE TABLE IF NOT EXISTS t (x INTEGER)"])];
+const names = (state: DurableObjectState) =>
+  state.storage.sql
+    .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'")
+    .toArray()
+    .map((r) => r.name)
+    .sort();
 
-describe("tables an object has seen", () => {
-  it("are answered from memory once seen (one lookup per table per object)", async () => {
+describe("the layout an object's store has learnt", () => {
+  it("is answered from memory once learnt (one lookup per instance)", async () => {
     await runInDurableObject(fresh(), (_o: CartObject, state) => {
-      const sql = state.storage.sql;
-      sql.exec("CREATE TABLE t (x INTEGER)");
-      expect(hasTable(sql, "t")).toBe(true);
-      // Behind the memo's back (nothing in the project drops a table this way): still remembered,
-      // which is what shows the second answer came from memory, on the same storage handle.
-      sql.exec("DROP TABLE t");
-      expect(hasTable(state.storage.sql, "t")).toBe(true);
-      expect(hasTable(sql, "never_created")).toBe(false);
+      const store = new ObjectStore(state.storage, layout);
+      store.transaction((sql) => sql.exec("INSERT INTO t (x) VALUES (1)"));
+      // Behind its back (nothing in the project drops tables this way): still known, which is
+      // what shows the answer came from memory.
+      state.storage.sql.exec("DROP TABLE t; DROP TABLE schema_version");
+      expect(store.exists()).toBe(true);
+      expect(new ObjectStore(state.storage, layout).exists()).toBe(false);
     });
   });
 
-  it("are forgotten when the transaction that created them rolls back", async () => {
+  it("is forgotten when the transaction whose migration made the tables rolls back", async () => {
     await runInDurableObject(fresh(), (_o: CartObject, state) => {
+      const store = new ObjectStore(state.storage, layout);
       expect(() =>
-        transaction(state.storage, () => {
-          state.storage.sql.exec("CREATE TABLE t (x INTEGER)");
-          expect(hasTable(state.storage.sql, "t")).toBe(true);
+        store.transaction(() => {
           throw new Error("roll back");
         }),
       ).toThrow("roll back");
-      expect(hasTable(state.storage.sql, "t")).toBe(false);
-      // A committed one is remembered as before.
-      transaction(state.storage, () => state.storage.sql.exec("CREATE TABLE u (x INTEGER)"));
-      expect(hasTable(state.storage.sql, "u")).toBe(true);
+      expect(names(state)).toEqual([]);
+      expect(store.exists()).toBe(false);
+      expect(store.read("empty", () => "read")).toBe("empty");
+      // A committed one is learnt as before.
+      store.transaction((sql) => sql.exec("INSERT INTO t (x) VALUES (1)"));
+      expect(store.exists()).toBe(true);
     });
   });
 
-  it("are forgotten by deleteAll", async () => {
+  it("is forgotten by deleteAll", async () => {
     await runInDurableObject(fresh(), async (_o: CartObject, state) => {
-      state.storage.sql.exec("CREATE TABLE t (x INTEGER)");
-      expect(hasTable(state.storage.sql, "t")).toBe(true);
-      await deleteAllStorage(state.storage);
-      expect(hasTable(state.storage.sql, "t")).toBe(false);
+      const store = new ObjectStore(state.storage, layout);
+      store.transaction((sql) => sql.exec("INSERT INTO t (x) VALUES (1)"));
+      await store.deleteAll();
+      expect(store.exists()).toBe(false);
+      expect(names(state)).toEqual([]);
     });
   });
 
-  it("are known once ensureTables created them, and forgotten with a rollback around it", async () => {
-    await runInDurableObject(fresh(), (_o: CartObject, state) => {
-      const sql = state.storage.sql;
-      ensureTables(sql, ["CREATE TABLE IF NOT EXISTS made (x INTEGER)"]);
-      // Dropped behind the memo's back: still answered true, so the answer came from what
-      // ensureTables noted, not from a lookup.
-      sql.exec("DROP TABLE made");
-      expect(hasTable(sql, "made")).toBe(true);
-      // And a known table's statement is not run again (nothing recreates the dropped one),
-      // while an index statement beside it always runs.
-      ensureTables(sql, [
-        "CREATE TABLE IF NOT EXISTS made (x INTEGER)",
-        "CREATE TABLE IF NOT EXISTS other (y INTEGER)",
-      ]);
-      const tables = () => sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").toArray();
-      expect(tables().map((t) => t.name)).toEqual(["other"]);
-      ensureTables(sql, ["CREATE INDEX IF NOT EXISTS other_y ON other (y)"]);
-      expect(sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'other_y'").toArray()).toHaveLength(
-        1,
-      );
-      expect(() =>
-        transaction(state.storage, () => {
-          ensureTables(sql, ["CREATE TABLE IF NOT EXISTS gone (x INTEGER)"]);
-          throw new Error("roll back");
-        }),
-      ).toThrow("roll back");
-      expect(hasTable(sql, "gone")).toBe(false);
+  it("is re-learnt when the storage was deleted behind the instance's back", async () => {
+    await runInDurableObject(fresh(), async (_o: CartObject, state) => {
+      const store = new ObjectStore(state.storage, layout);
+      store.transaction((sql) => sql.exec("INSERT INTO t (x) VALUES (1)"));
+      await state.storage.deleteAll();
+      // The next change meets "no such table", learns the layout afresh and runs once more.
+      store.transaction((sql) => sql.exec("INSERT INTO t (x) VALUES (2)"));
+      expect(store.read([], (sql) => sql.exec<{ x: number }>("SELECT x FROM t").toArray())).toEqual([{ x: 2 }]);
     });
   });
 });

@@ -3,8 +3,7 @@
  * left"): their layout is numbered migrations on the schema_version row
  * (durable-objects/shared/kernel.ts), so every table is there once anything is stored, and a
  * read of nothing is answered by ObjectStore.read. Read off the sources: no file of
- * durable-objects/ calls shared/schema.ts's hasTable or ensureTables, except the ones listed
- * here, each still to move.
+ * durable-objects/ calls a hasTable or ensureTables (shared/schema.ts, which held them, is gone).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -13,16 +12,14 @@ import { ROOT } from "./store-fixture";
 
 const OBJECTS = path.join(ROOT, "durable-objects");
 
-/** Files still allowed to probe: the helpers themselves, and the owner check (moving, issue 27). */
-const STILL_PROBING = [path.join("shared", "schema.ts"), path.join("shared", "owner.ts")];
-
 describe("table probes", () => {
-  it("no object file outside the list asks whether a table exists or creates one lazily", () => {
-    const probing = readdirSync(OBJECTS, { recursive: true, encoding: "utf8" })
-      .filter((f) => f.endsWith(".ts"))
-      .filter((f) => /\b(hasTable|ensureTables)\(/.test(readFileSync(path.join(OBJECTS, f), "utf8")))
-      .filter((f) => !STILL_PROBING.includes(f));
+  it("no object file asks whether a table exists or creates one lazily, and the helpers are gone", () => {
+    const files = readdirSync(OBJECTS, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    const probing = files.filter((f) =>
+      /\b(hasTable|ensureTables)\(/.test(readFileSync(path.join(OBJECTS, f), "utf8")),
+    );
     expect(probing).toEqual([]);
+    expect(files).not.toContain(path.join("shared", "schema.ts"));
   });
 
   it("the inventory object and its helpers import nothing of shared/schema.ts", () => {
