@@ -16,27 +16,13 @@ import { logOrderEvent, type OrderEvent } from "../src/lib/log";
 import { ok, type Result } from "../src/lib/result";
 import { ORDER_CONFIRMATION, orderConfirmation } from "../src/notify/order-confirmation";
 import { notificationSender } from "../src/notify/sender";
-import { applyAdjustment, type Effect, refundedSoFar, settleAdjustment } from "../src/order/adjustments";
+import { applyAdjustment, type Effect, settleAdjustment } from "../src/order/adjustments";
 import { type CaptureJob, captureOnEvent, settleCapture } from "../src/order/capture";
 import { applyEvent } from "../src/order/fulfillment-events";
-import {
-  indexEntry,
-  ORDER_INDEX_NAME,
-  ORDER_LOG_NAME,
-  type OrderIndexEntry,
-  type OrderStatus,
-  orderStatus,
-} from "../src/order/index-entry";
+import { indexEntry, ORDER_INDEX_NAME, ORDER_LOG_NAME, type OrderIndexEntry } from "../src/order/index-entry";
 import type { Issue } from "../src/order/line-refs";
 import type { AdjustmentInput, FulfillmentEventInput } from "../src/order/order-input";
-import {
-  type CaptureRecord,
-  type DisputeRecord,
-  type OrderState,
-  orderPayload,
-  type PaymentDisplay,
-  type RefundRecord,
-} from "../src/order/order-state";
+import { type OrderState, orderPayload } from "../src/order/order-state";
 import { applyProcessorEvent, type ProcessorEventInput } from "../src/order/processor-events";
 import { postWebhook } from "../src/order/webhook-http";
 import { orderOnlyEnvelope, webhookVersion } from "../src/order/webhook-version";
@@ -44,6 +30,7 @@ import { processorFor } from "../src/payment/store-processor";
 import { CAPTURES_SCHEMA, capturesDeadline, queueCapture, runDueCapture } from "./order/captures";
 import { orderDeadline } from "./order/deadline";
 import { fedEntry, feedIndex, INDEX_FEED_SCHEMA, sendIndexFeed, webhookFailures } from "./order/index-feed";
+import { type MerchantOrderView, merchantView } from "./order/merchant-view";
 import { deliverDue, enqueue, messageState, OUTBOX_SCHEMA, type OutboxRow, outboxRows } from "./order/outbox";
 import {
   EFFECTS_SCHEMA,
@@ -100,37 +87,10 @@ export interface OrderChange<I> {
   readonly envelope: unknown;
 }
 
+export type { MerchantOrderView };
+
 /** A merchant change's answer: an ObjectReply or the input's issues (src/admin/orders.ts maps it). */
 export type ChangeReply = ObjectReply<{ kind: "invalid"; issues: Issue[] }>;
-
-/** The order as its merchant sees it: the UCP order plus who placed it, for whom, and its webhook log. */
-export interface MerchantOrderView {
-  readonly order: ReturnType<typeof orderPayload>;
-  readonly status: OrderStatus;
-  readonly created_at: number;
-  readonly buyer_email: string | null;
-  readonly platform: string;
-  readonly webhooks: ReturnType<typeof webhookLog>;
-  /** The processor's charge (Stripe: the PaymentIntent id); null when none was recorded (older orders). */
-  readonly charge_id: string | null;
-  /** Refunds the payment processor reported (its dashboard's and the store's own), by its id. */
-  readonly processor_refunds: readonly RefundRecord[];
-  /** Disputes the payment processor reported. */
-  readonly disputes: readonly DisputeRecord[];
-  /** The charged instrument as the checkout showed it (brand, last 4); null on older orders. */
-  readonly payment_display: PaymentDisplay | null;
-  /** Capture at shipment: null when the charge was captured at completion. */
-  readonly capture: CaptureRecord | null;
-  /** Given back so far (the order's own refund/cancellation adjustments that did not fail), minor units. */
-  readonly refunded: number;
-  /** Units refunded by line that stayed on the order, and units restocked, per line id (src/order/line-refunds.ts). */
-  readonly returned_units: Readonly<Record<string, number>>;
-  readonly restocked_units: Readonly<Record<string, number>>;
-  /** The shipping option the buyer chose; null on older orders and orders without shipping. */
-  readonly shipping_option: { readonly id: string; readonly title: string } | null;
-  /** Whether a refund can restock: the order kept its stock reservation (older orders did not). */
-  readonly restockable: boolean;
-}
 
 /** `unchanged`: the change was already in the order (a redelivered processor event): nothing saved or sent. */
 type Applied = {
@@ -248,29 +208,8 @@ export class OrderObject extends DurableObject<Env> {
   async merchantView(envelope: unknown): Promise<MerchantOrderView | undefined> {
     return this.#store.read(undefined, (sql) => {
       const order = this.#load();
-      return order ? this.#merchantView(order, envelope, webhookLog(sql)) : undefined;
+      return order ? merchantView(order, envelope, webhookLog(sql)) : undefined;
     });
-  }
-
-  #merchantView(order: OrderState, envelope: unknown, webhooks: MerchantOrderView["webhooks"]): MerchantOrderView {
-    return {
-      order: orderPayload(order, envelope),
-      status: orderStatus(order),
-      created_at: order.created_at,
-      buyer_email: order.buyer_email ?? null,
-      platform: order.owner,
-      webhooks,
-      charge_id: order.charge_id ?? null,
-      processor_refunds: order.processor_refunds ?? [],
-      disputes: order.disputes ?? [],
-      payment_display: order.payment_display ?? null,
-      capture: order.capture ?? null,
-      refunded: refundedSoFar(order),
-      returned_units: order.returned_units ?? {},
-      restocked_units: order.restocked_units ?? {},
-      shipping_option: order.shipping_option ?? null,
-      restockable: order.reservation_id !== undefined,
-    };
   }
 
   /** Sends every undelivered webhook now (the merchant's "retry now"); the delivery log after. */
