@@ -179,7 +179,17 @@ export async function benchPurchase(
         for (const state of options.states) {
           for (const server of servers) {
             step(`round ${round}: ${server}, state on ${state}, c=${concurrency} (load average ${loadAverage()})`);
-            const { run, target, cleanup } = await start(server, state);
+            let started: Awaited<ReturnType<typeof start>>;
+            try {
+              started = await start(server, state);
+            } catch (e) {
+              // A server that does not start is a row of its own (0 journeys), not the end of the run.
+              const why = e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e);
+              console.error(`  did not start: ${e instanceof Error ? e.message.slice(-1500) : e}`);
+              results.push(notStarted(server, state, concurrency, why));
+              continue;
+            }
+            const { run, target, cleanup } = started;
             try {
               results.push(await measure(server, state, concurrency, run, target, options, platform.delivered));
               const r = results[results.length - 1] as RoundResult;
@@ -200,6 +210,25 @@ export async function benchPurchase(
     rmSync(scratch, { recursive: true, force: true });
   }
   return { results, missing, table: markdownTable(results, missing), dirs };
+}
+
+function notStarted(server: ServerKind, state: StateKind, concurrency: number, why: string): RoundResult {
+  const nan = Number.NaN;
+  return {
+    server,
+    state,
+    concurrency,
+    seconds: 1,
+    journeys: 0,
+    delivered: 0,
+    failedRequests: 0,
+    firstFailure: `did not start: ${why}`,
+    cpuMsPerJourney: nan,
+    p50: nan,
+    p99: nan,
+    rssBytes: nan,
+    loadAverage: loadAverage(),
+  };
 }
 
 /** The reference's own catalog (its products.db). */
