@@ -6,6 +6,7 @@
  * MAX_MATCHES doc numbers are ranked per search (a merchant narrows a broader one); the list
  * without a search reads its page alone.
  */
+import { unavailableUnlessCorrupt } from "../lib/storage-unavailable";
 import type { BrowsePage } from "./catalog-browse";
 import type { IndexDoc, IndexVariant } from "./search-index";
 import { searchTable } from "./search-tables";
@@ -13,6 +14,8 @@ import { ftsTerm } from "./search-words";
 import { tokenize } from "./text";
 
 const MAX_MATCHES = 10_000;
+/** D1 not answering is the catalog being unavailable (503), as a failed KV read is. */
+const failed = unavailableUnlessCorrupt("catalog");
 
 type Row = {
   doc: number;
@@ -46,6 +49,7 @@ export async function browseCatalogD1(
           .prepare(`SELECT doc FROM ${searchTable(key, "doc")} ORDER BY doc LIMIT ?1 OFFSET ?2`)
           .bind(perPage, from)
           .all<{ doc: number }>()
+          .catch(failed)
       ).results.map((r) => r.doc);
   return { docs: await docsOf(db, key, wanted), total, page, pages };
 }
@@ -71,7 +75,8 @@ async function search(db: D1Database, key: string, q: string): Promise<number[]>
       SELECT doc FROM m GROUP BY doc ORDER BY MIN(tier), doc LIMIT ${MAX_MATCHES}`,
     )
     .bind(q, lower, like, ...(titled ? [titled] : []))
-    .all<{ doc: number }>();
+    .all<{ doc: number }>()
+    .catch(failed);
   return rows.results.map((r) => r.doc);
 }
 
@@ -87,6 +92,7 @@ async function docsOf(db: D1Database, key: string, docs: readonly number[]): Pro
       )
       .bind(JSON.stringify(docs))
       .all<Row>()
+      .catch(failed)
   ).results;
   const byDoc = new Map<number, IndexDoc & { v: IndexVariant[] }>();
   for (const r of rows) {

@@ -5,6 +5,7 @@
  * load the KV index into the isolate. The tools' own resolution rules run on it unchanged.
  */
 import type { Product } from "../../schemas/ucp/product";
+import { unavailableUnlessCorrupt } from "../lib/storage-unavailable";
 import type { LiveSnapshot } from "./availability";
 import type { CatalogManifest } from "./kv-layout";
 import { hydrate } from "./search-engine";
@@ -57,6 +58,7 @@ export async function partialSnapshot(
       )
       .bind(wanted, version)
       .all<Row>()
+      .catch(unavailableUnlessCorrupt("catalog"))
   ).results;
   const docs: IndexDoc[] = [];
   const soldOut = new Set<string>();

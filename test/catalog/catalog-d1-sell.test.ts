@@ -4,13 +4,14 @@
  * catalog (never the request), a checkout completes and its reservation holds the catalog's
  * stock level, and the console lists, searches and pages its products from the D1 tables.
  * Before, each of these loaded the whole index (~340 MB at a million products) and here found
- * no catalog at all.
+ * no catalog at all. D1 not answering is the catalog unavailable (503), never a 500.
  */
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import demo from "../../data/demo-catalog.json";
 import { resetCatalogCache } from "../../src/catalog/kv-catalog";
 import { KV_KEYS } from "../../src/catalog/kv-layout";
+import worker from "../../src/index";
 import { checkoutCall, type Json, pay, readyCheckout } from "../helpers/checkout";
 import { type Browser, openPage, signIn } from "../helpers/console";
 import { FULL_PROFILE, meta, rpc } from "../helpers/mcp";
@@ -100,5 +101,52 @@ describe("a D1 catalog without its KV index", () => {
     text = decodeEntities(html);
     expect(text).toContain("Ridgeline Hiking Boot");
     expect(text).not.toContain("Merino Crew Base Layer");
+  });
+});
+
+/** The catalog database with every query failing, as an outage would. */
+function failingDb(): D1Database {
+  const statement = {
+    bind: () => statement,
+    all: () => Promise.reject(new Error("D1_ERROR: network connection lost (test)")),
+    first: () => Promise.reject(new Error("D1_ERROR: network connection lost (test)")),
+    run: () => Promise.reject(new Error("D1_ERROR: network connection lost (test)")),
+  };
+  return {
+    prepare: () => statement,
+    batch: () => Promise.reject(new Error("D1_ERROR (test)")),
+  } as unknown as D1Database;
+}
+
+describe("the catalog's D1 database not answering", () => {
+  const send = (request: Request) =>
+    worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, CATALOG_DB: failingDb() } as Env);
+
+  it("create_cart is -32000 / 503 with retry_after, and the console's list a 503 page", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const cart = await send(
+      new Request("https://shop.example.com/ucp/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json", "cf-connecting-ip": "10.28.1.2" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: {
+            name: "create_cart",
+            arguments: { meta: meta(FULL_PROFILE), cart: { line_items: [{ item: { id: "item_456" }, quantity: 1 }] } },
+          },
+        }),
+      }),
+    );
+    expect(cart.status).toBe(503);
+    expect(((await cart.json()) as { error: unknown }).error).toMatchObject({ code: -32000, data: { retry_after: 1 } });
+    const page = await send(
+      new Request("https://shop.example.com/admin/catalog", {
+        headers: { cookie: browser.cookie ?? "", "cf-connecting-ip": browser.ip ?? "", accept: "text/html" },
+      }),
+    );
+    expect(page.status).toBe(503);
+    vi.restoreAllMocks();
   });
 });
