@@ -31,7 +31,7 @@ console.log(launch.email);
 const child = spawn(wranglerBin(root), ["dev", "--port", port, ...launch.args, ...args], {
   cwd: root,
   stdio: "inherit",
-  env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  env: { ...process.env, ...launch.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -155,7 +155,7 @@ export async function benchPurchase(
       const run =
         server === "bundle"
           ? await startBundle(bundle as string, dir, port)
-          : await startNpmStart(dir, port, await freePort());
+          : await startNpmStart(dir, port);
       return {
         run,
         target: {

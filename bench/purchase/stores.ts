@@ -167,8 +167,11 @@ export async function waitReady(child: ChildProcess, url: string, timeoutMs: num
   }
 }
 
-/** `npm start` on `state`, as a user runs it (PORT, --ip, --persist-to). */
-export async function startNpmStart(state: string, port: number, inspectorPort: number): Promise<Running> {
+/**
+ * `npm start` on `state`, as a user runs it (PORT, --ip, --persist-to). An inspector port
+ * asks for DevTools, which a user's plain `npm start` does not open (scripts/lib/dev-launch.ts).
+ */
+export async function startNpmStart(state: string, port: number, inspectorPort?: number): Promise<Running> {
   const { child, log } = spawnGroup(
     [
       "scripts/run.mjs",
@@ -177,8 +180,7 @@ export async function startNpmStart(state: string, port: number, inspectorPort: 
       "127.0.0.1",
       "--persist-to",
       state,
-      "--inspector-port",
-      String(inspectorPort),
+      ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : []),
     ],
     { PORT: String(port) },
     `${state}.log`,

@@ -22,6 +22,8 @@ export interface DevLaunch {
   readonly origin: string;
   /** Flags for `wrangler dev`, before the user's own. */
   readonly args: readonly string[];
+  /** Environment for `wrangler dev` over the user's (devtoolsEnv). */
+  readonly env: Readonly<Record<string, string>>;
   /** One line on how order confirmations leave this store (docs/email.md). */
   readonly email: string;
 }
@@ -45,8 +47,9 @@ export function portAndRest(args: readonly string[], port: string): { port: stri
   const chosen = flagValue(args, "--port") ?? port;
   const rest: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--port") i++;
-    else if (!args[i].startsWith("--port=")) rest.push(args[i]);
+    const arg = args[i] as string;
+    if (arg === "--port") i++;
+    else if (!arg.startsWith("--port=")) rest.push(arg);
   }
   return { port: chosen, rest };
 }
@@ -100,7 +103,27 @@ export function prepareDevLaunch(root: string, userArgs: readonly string[], port
   mkdirSync(dir, { recursive: true });
   cpSync(source, dir, { recursive: true });
   writeProfiles(dir, store, keys);
-  return { origin, args: ["--var", `MERCHANT_ORIGIN:${origin}`, "--assets", dir], email: emailNotice(store.email) };
+  return {
+    origin,
+    args: ["--var", `MERCHANT_ORIGIN:${origin}`, "--assets", dir],
+    env: devtoolsEnv(userArgs),
+    email: emailNotice(store.email),
+  };
+}
+
+/**
+ * DevTools only when asked for with `--inspector-port` (or `--inspector-ip`). Otherwise
+ * wrangler dev's inspector proxy attaches to the Worker's isolate anyway, turns on V8's
+ * Runtime and Network domains (every console.log and every subrequest becomes a DevTools
+ * event, serialised, sent to the proxy, parsed, and the console ones to node) and buffers
+ * every event in the proxy, unbounded, until a DevTools window connects: about a third of
+ * `npm start`'s CPU per purchase and a proxy that only grows (docs/benchmarks.md "npm start
+ * against the bundle"). wrangler 4.86 has no flag for it; it leaves the inspector proxy out
+ * when VSCODE_INSPECTOR_OPTIONS is set (its "debug terminal" case), which is the switch used.
+ */
+export function devtoolsEnv(userArgs: readonly string[]): Record<string, string> {
+  const asked = userArgs.some((a) => /^--inspector-(port|ip)(=|$)/.test(a));
+  return asked ? {} : { VSCODE_INSPECTOR_OPTIONS: "{}" };
 }
 
 /** What `npm start` says about email: a store without it works, and says so once at start. */

@@ -22,6 +22,8 @@ export interface LocalServer {
   stop(): Promise<void>;
   /** A crash: SIGKILL to the whole group at once (no graceful stop), then waits until it is gone. */
   kill(): Promise<void>;
+  /** The server's process group (node → wrangler → workerd). */
+  readonly group: number;
 }
 
 export interface StartOptions {
@@ -40,6 +42,11 @@ export interface StartOptions {
    * after stop/kill (the caller removes it): a restart on the same state.
    */
   readonly stateDir?: string;
+  /**
+   * Ask for DevTools as a developer would (`--inspector-port`, a free one). Without it the
+   * server runs as plain `npm start` does: no inspector proxy (scripts/lib/dev-launch.ts).
+   */
+  readonly devtools?: boolean;
 }
 
 const MAX_LOG_CHARS = 200_000;
@@ -67,8 +74,8 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
   const stateDir = options.stateDir ?? mkdtempSync(path.join(tmpdir(), "ucp-e2e-state-"));
   const baseUrl = `http://127.0.0.1:${port}`;
   // wrangler dev's inspector defaults to 9229: a server still shutting down from the previous
-  // file (or any other local dev server) holding it makes workerd exit at start.
-  const inspectorPort = await freePort();
+  // file (or any other local dev server) holding it would make workerd exit at start.
+  const inspector = options.devtools ? ["--inspector-port", String(await freePort())] : [];
 
   const child = spawn(
     process.execPath,
@@ -79,8 +86,7 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
       "127.0.0.1",
       "--persist-to",
       stateDir,
-      "--inspector-port",
-      String(inspectorPort),
+      ...inspector,
       ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
       ...(options.portFlag ? ["--port", String(port)] : []),
     ],
@@ -128,6 +134,7 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
     log: () => output,
     stop: () => end(stopGroup),
     kill: () => end(killGroup),
+    group: pid,
   };
 
   try {

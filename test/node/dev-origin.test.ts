@@ -7,7 +7,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CliError } from "../../scripts/lib/cli-error";
-import { flagValue, portAndRest, prepareDevLaunch, publicOrigin, servedOrigin } from "../../scripts/lib/dev-launch";
+import {
+  devtoolsEnv,
+  flagValue,
+  portAndRest,
+  prepareDevLaunch,
+  publicOrigin,
+  servedOrigin,
+} from "../../scripts/lib/dev-launch";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -86,5 +93,15 @@ describe("prepareDevLaunch behind https", () => {
     } finally {
       rmSync(state, { recursive: true, force: true });
     }
+  });
+});
+
+describe("devtoolsEnv: wrangler dev's inspector proxy only when asked for", () => {
+  it("leaves it out unless --inspector-port or --inspector-ip is given, in either form", () => {
+    expect(devtoolsEnv([])).toEqual({ VSCODE_INSPECTOR_OPTIONS: "{}" });
+    expect(devtoolsEnv(["--persist-to", "/tmp/s", "--inspector"])).toEqual({ VSCODE_INSPECTOR_OPTIONS: "{}" });
+    expect(devtoolsEnv(["--inspector-port", "9229"])).toEqual({});
+    expect(devtoolsEnv(["--inspector-port=9230"])).toEqual({});
+    expect(devtoolsEnv(["--inspector-ip", "127.0.0.1"])).toEqual({});
   });
 });
