@@ -11,6 +11,7 @@
  */
 import { type AvailabilityDoc, KV_KEYS, type VariantAvailability } from "../../src/catalog/kv-layout";
 import { STORE_TABLES_SQL } from "../../src/catalog/search-tables";
+import { Lru } from "../../src/lib/lru";
 import type { ObjectStore } from "./kernel";
 
 type Row = { variant_id: string; catalog_version: string };
@@ -91,10 +92,18 @@ export function stateChanged(before: VariantAvailability | undefined, after: Var
   return key(before) !== key(after);
 }
 
+/**
+ * Variants a shard remembers the last written state of. A shard is hot (every purchase of its
+ * variants reaches it), so it is rarely evicted; an unbounded map grew with every variant it
+ * ever published (a million-variant catalog's share per shard). Forgetting one only costs one
+ * rewrite of an unchanged key the next time that variant moves.
+ */
+export const PUBLISHED_ENTRIES = 4096;
+
 /** A shard's publisher: writes are chained, each writes its variants' states as they are at its turn. */
 export class ShardPublisher {
-  /** The state last written per variant, so a repeat is not rewritten. */
-  readonly #published = new Map<string, string>();
+  /** The state last written per variant (the most recent PUBLISHED_ENTRIES), so a repeat is not rewritten. */
+  readonly #published: Lru<string, string>;
   /**
    * Variants whose last write failed (KV allows about one write per second per key, and an
    * abandoned hold flips a key back within one round trip). Each key is written only when its
@@ -112,7 +121,15 @@ export class ShardPublisher {
     private readonly kv: KVNamespace,
     /** Catalog search on D1 (issue 28): the same state goes to search_live, which search filters on. */
     private readonly db?: D1Database,
-  ) {}
+    rememberedEntries = PUBLISHED_ENTRIES,
+  ) {
+    this.#published = new Lru(rememberedEntries);
+  }
+
+  /** How many variants' written states are remembered (test hook for the bound). */
+  get remembered(): number {
+    return this.#published.size;
+  }
 
   /** Whether a failed write still waits for its retry. */
   get pending(): boolean {
