@@ -11,7 +11,7 @@
  *
  *   node --experimental-websocket scripts/run.mjs bench/search-scale.ts
  *     [--products 10000,100000,1000000] [--engine d1|kv] [--state DIR] [--seconds 10] [--port 9401]
- *     [--per-query] [--stages]
+ *     [--per-query] [--stages]      (BENCH_BUNDLE=<dir> measures a bundle built elsewhere)
  *
  * State is kept under --state (default /dev/shm/ucp-search-scale) and reused by later runs of the
  * same size and engine (the load is then not repeated; its time is read from the state), so
@@ -21,6 +21,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import path from "node:path";
 import { type Response as MfResponse, Miniflare } from "miniflare";
 import type { Product } from "../schemas/ucp/product";
@@ -41,7 +42,7 @@ import {
   searchRows,
 } from "../src/catalog/search-tables";
 import { stockPartCount, stockPartValues } from "../src/catalog/stock-parts";
-import { buildBundle } from "./bundle";
+import { buildBundle, bundleFile } from "./bundle";
 import { generateProducts } from "./generate-catalog";
 import { openHeapProbe } from "./heap-probe";
 import { type LoadResult, runScenario, type Scenario } from "./load";
@@ -318,6 +319,8 @@ export interface ScaleRow {
   readonly heapBeforeMb: number;
   readonly heapAfterMb: number;
   readonly load: LoadResult;
+  /** The machine's 1-minute load average after the measured phase. */
+  readonly loadAverage: number;
 }
 
 async function measure(count: number, engine: Engine, scriptPath: string): Promise<ScaleRow> {
@@ -377,6 +380,7 @@ async function measure(count: number, engine: Engine, scriptPath: string): Promi
       maxRequests: 1_000_000,
       timeoutMs: 30_000,
     });
+    const loadAverage = loadavg()[0] ?? 0;
     if (process.argv.includes("--per-query")) {
       // Each query alone (no concurrency), median of three: which queries cost what.
       for (const [i, body] of bodies.entries()) {
@@ -412,6 +416,7 @@ async function measure(count: number, engine: Engine, scriptPath: string): Promi
       heapBeforeMb: before.usedMb,
       heapAfterMb: after.usedMb,
       load,
+      loadAverage,
     };
   } finally {
     if (!disposed) await mf.dispose();
@@ -419,9 +424,12 @@ async function measure(count: number, engine: Engine, scriptPath: string): Promi
 }
 
 export function scaleLine(r: ScaleRow): string {
+  // workerd's CPU per search and the cores others used: latencies on a shared machine follow the latter.
+  const cpuMs = (r.load.cpu.workerd * r.load.seconds * 1000) / Math.max(1, r.load.requests);
   return (
     `${r.engine.padEnd(3)} ${String(r.products).padStart(9)}: search p50 ${r.load.p50.toFixed(1)} ms, p99 ${r.load.p99.toFixed(1)} ms ` +
-    `(C=8, ${r.load.rps.toFixed(0)} req/s, ${r.load.errors} errors); cold first search ${r.coldFirstSearchMs.toFixed(0)} ms; ` +
+    `(C=8, ${r.load.rps.toFixed(0)} req/s, ${r.load.errors} errors; workerd ${cpuMs.toFixed(2)} ms CPU a search, ` +
+    `others ${r.load.cpu.others.toFixed(1)} cores, load average ${r.loadAverage.toFixed(1)}); cold first search ${r.coldFirstSearchMs.toFixed(0)} ms; ` +
     `heap ${r.heapBeforeMb} → ${r.heapAfterMb} MB (+${r.heapAfterMb - r.heapBeforeMb}); load ${r.loadSeconds.toFixed(0)} s` +
     (r.engine === "d1"
       ? ` (search tables ${r.searchTablesSeconds.toFixed(0)} s)`
@@ -431,7 +439,10 @@ export function scaleLine(r: ScaleRow): string {
 
 if (process.argv[1]?.endsWith("bench/search-scale.ts")) {
   mkdirSync(STATE, { recursive: true });
-  const { file } = buildBundle(root, path.join(STATE, "bundle"));
+  // BENCH_BUNDLE: a directory `wrangler deploy --dry-run --outdir` filled (another tree's Worker, for before/after).
+  const file = process.env.BENCH_BUNDLE
+    ? bundleFile(process.env.BENCH_BUNDLE)
+    : buildBundle(root, path.join(STATE, "bundle")).file;
   const rows: ScaleRow[] = [];
   for (const size of SIZES) {
     const row = await measure(size, ENGINE, file);

@@ -257,7 +257,7 @@ function titleStatement(
   const q = sqlParams();
   const featured = featuredExpr(input, filter, q.bind);
   const tier = tierSql(searchTable(input.key, "fts"), q.bind(k), q.bind(`{title} : (${match})`), 0);
-  const sql = `SELECT t.doc, d.id, ${featured} AS pos, 0 AS score FROM (${tier}) t JOIN ${searchTable(input.key, "doc")} d ON d.doc = t.doc`;
+  const sql = `SELECT t.doc, d.id, ${featured} AS pos, 0 AS score FROM (${tier}) t CROSS JOIN ${searchTable(input.key, "doc")} d ON d.doc = t.doc`;
   return db.prepare(sql).bind(...q.params);
 }
 
@@ -299,8 +299,10 @@ function rankedStatement(
       tierSql(fts, limit, q.bind(`{title attrs} : (${match})`), 2),
       tierSql(fts, limit, q.bind(match), 3),
     ];
+    // CROSS JOIN keeps the window the outer loop: with a filter, SQLite's planner otherwise may
+    // scan every product and probe the window (100,000 featured-variant lookups a query).
     ctes = `w AS (SELECT doc, min(score) AS score FROM (${parts.join(" UNION ALL ")}) GROUP BY doc),
-      p AS (SELECT * FROM (SELECT w.doc, d.id, ${featured} AS pos, w.score FROM w JOIN ${doc} d ON d.doc = w.doc) WHERE pos IS NOT NULL)`;
+      p AS MATERIALIZED (SELECT * FROM (SELECT w.doc, d.id, ${featured} AS pos, w.score FROM w CROSS JOIN ${doc} d ON d.doc = w.doc) WHERE pos IS NOT NULL)`;
   }
   const sql = `WITH ${ctes}
     SELECT c.seen, c.passing, x.doc, x.id, x.pos, x.score
