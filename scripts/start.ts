@@ -4,34 +4,28 @@
  * Worker with `wrangler dev` on http://localhost:8787 (PORT, or the user's own --port, overrides). `--persist-to <dir>`
  * moves all local state, catalog included, out of .wrangler/state (the e2e tests use a
  * temporary one).
+ *
+ * The preparation (scripts/start-prepare.ts: seeding through Miniflare, wrangler's config
+ * reader) runs in a child that exits before wrangler starts: loaded here, it stayed in this
+ * process, which only waits on wrangler, for as long as the server ran (~230 MB of RSS,
+ * docs/benchmarks.md "Memory after journeys").
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
-import { portAndRest, prepareDevLaunch, servedOrigin } from "./lib/dev-launch";
-import { wranglerBin } from "./lib/kv-writer";
-import { seedDemoCatalog } from "./lib/seed-demo";
+import type { StartCommand } from "./start-prepare";
 
 const root = path.resolve(import.meta.dirname, "..");
-// The demo catalog is seeded only into an empty store, or with --demo (never passed to wrangler).
-const { port, rest: args } = portAndRest(
-  await seedDemoCatalog(root, process.argv.slice(2)),
-  process.env.PORT ?? "8787",
+const prepared = spawnSync(
+  process.execPath,
+  [path.join(root, "scripts", "run.mjs"), path.join(root, "scripts", "start-prepare.ts"), ...process.argv.slice(2)],
+  { cwd: root, stdio: ["inherit", "inherit", "inherit", "pipe"] },
 );
-
-// Discovery and every URL name the origin actually served, not wrangler.toml's MERCHANT_ORIGIN,
-// unless the user names the public origin of an https terminator in front (README "Behind https").
-const launch = prepareDevLaunch(root, args, port);
-const served = servedOrigin(args, port);
-console.log(
-  launch.origin === served
-    ? `Serving ${served} (discovery: ${served}/.well-known/ucp)`
-    : `Serving ${served} as ${launch.origin} (discovery: ${launch.origin}/.well-known/ucp); ${launch.origin} must forward to ${served}`,
-);
-console.log(launch.email);
-const child = spawn(wranglerBin(root), ["dev", "--port", port, ...launch.args, ...args], {
+if (prepared.status !== 0) process.exit(prepared.status ?? 1);
+const start = JSON.parse(String(prepared.output[3])) as StartCommand;
+const child = spawn(start.command, start.args, {
   cwd: root,
   stdio: "inherit",
-  env: { ...process.env, ...launch.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  env: { ...process.env, ...start.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 0));

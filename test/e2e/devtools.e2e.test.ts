@@ -61,6 +61,10 @@ describe("npm start and DevTools", () => {
     expect((await fetch(`${server.baseUrl}/.well-known/ucp`)).status).toBe(200);
     expect(listeningPorts(server.group).length).toBeGreaterThan(1);
     expect(await devtoolsPorts(server.group)).toEqual([]);
+    // npm start's own process only waits on wrangler: the preparation ran in a child that
+    // exited (scripts/start-prepare.ts). Before, it kept ~230 MB for the server's lifetime.
+    const rss = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.group}/status`, "utf8"))?.[1]);
+    expect(rss / 1024).toBeLessThan(120);
   });
 
   it("opens DevTools on the --inspector-port a developer names", async () => {
