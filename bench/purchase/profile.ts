@@ -10,7 +10,7 @@
  * object whose code is at the bottom of its stack (a Durable Object's call runs on a stack
  * of its own) or to the Worker.
  *
- * Env: PROFILE29_SECONDS (10), PROFILE29_ROUNDS (2), PROFILE29_CONCURRENCY (4), BENCH_BUNDLE.
+ * Env: PROFILE29_SECONDS (10), PROFILE29_ROUNDS (2), PROFILE29_CONCURRENCY (16), BENCH_BUNDLE.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { SourceMap } from "node:module";
@@ -29,7 +29,8 @@ const root = projectRoot();
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const seconds = env("PROFILE29_SECONDS", 10);
 const rounds = env("PROFILE29_ROUNDS", 2);
-const concurrency = env("PROFILE29_CONCURRENCY", 4);
+// Enough platforms that none reaches wrangler.toml's per-platform limit (3,000 requests a minute).
+const concurrency = env("PROFILE29_CONCURRENCY", 16);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -144,6 +145,7 @@ try {
         const tally = await drive(target(run.origin), concurrency, seconds, 30_000, steps);
         const ms = ((groupCpuSeconds(run.group) - cpu0) * 1000) / tally.journeys.length;
         perSteps.get(steps)?.push(ms);
+        if (tally.firstFailure) console.error(`  first failure: ${tally.firstFailure}`);
         console.log(
           `round ${round}, journeys cut after ${STEPS[steps - 1]}: ${ms.toFixed(2)} CPU ms each (${tally.journeys.length} journeys, ${tally.failed} failed, load ${loadAverage()})`,
         );
