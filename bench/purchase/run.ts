@@ -102,12 +102,14 @@ export async function benchPurchase(
   const platform = await startPlatform();
   const results: RoundResult[] = [];
   const missing: string[] = [];
+  // The prepared state lives on tmpfs, i.e. in memory: it goes with the run.
+  let template: string | undefined;
   try {
     const clients = Math.max(...options.concurrency);
     let ours: OurState | undefined;
     let bundle: string | undefined;
     if (options.servers.some((s) => s !== "reference")) {
-      const template = mkdtempSync(path.join(dirs.tmpfs, "ucp-bench29-template-"));
+      template = mkdtempSync(path.join(dirs.tmpfs, "ucp-bench29-template-"));
       step(`preparing our store's state (demo catalog, ${clients} platforms' API keys)`);
       ours = await prepareState(
         template,
@@ -152,10 +154,7 @@ export async function benchPurchase(
       }
       const state0 = ours as OurState;
       const dir = freshCopy(state0, dirs[state]);
-      const run =
-        server === "bundle"
-          ? await startBundle(bundle as string, dir, port)
-          : await startNpmStart(dir, port);
+      const run = server === "bundle" ? await startBundle(bundle as string, dir, port) : await startNpmStart(dir, port);
       return {
         run,
         target: {
@@ -208,6 +207,7 @@ export async function benchPurchase(
   } finally {
     await platform.close();
     rmSync(scratch, { recursive: true, force: true });
+    if (template) rmSync(template, { recursive: true, force: true });
   }
   return { results, missing, table: markdownTable(results, missing), dirs };
 }
