@@ -113,6 +113,8 @@ function attribute(profile: CpuProfile, map: SourceMap): Attribution {
 
 const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
 
+// Exit on Ctrl-C so the exit hook (stores.ts) stops the detached servers this run started.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
 const temp = mkdtempSync(path.join(tmpdir(), "ucp-profile29-"));
 const platform = await startPlatform();
 try {
