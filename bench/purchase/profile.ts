@@ -69,6 +69,8 @@ interface Attribution {
   readonly natives: Map<string, number>;
   /** Samples with no JavaScript on the stack: (program) = the runtime's C++, (garbage collector). */
   readonly outside: Map<string, number>;
+  /** Self time per function, by the source line it starts at (native calls charged to it too). */
+  readonly byFunction: Map<string, number>;
 }
 
 function attribute(profile: CpuProfile, map: SourceMap): Attribution {
@@ -76,29 +78,44 @@ function attribute(profile: CpuProfile, map: SourceMap): Attribution {
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   const fileOf = new Map<number, string | undefined>();
+  const lineOf = new Map<number, string>();
   const file = (id: number): string | undefined => {
     if (fileOf.has(id)) return fileOf.get(id);
     const frame = byNode.get(id)?.callFrame as { url: string; lineNumber: number; columnNumber?: number } | undefined;
     let name: string | undefined;
     if (frame?.url && frame.lineNumber >= 0) {
-      const entry = map.findEntry(frame.lineNumber, frame.columnNumber ?? 0) as { originalSource?: string };
+      const entry = map.findEntry(frame.lineNumber, frame.columnNumber ?? 0) as {
+        originalSource?: string;
+        originalLine?: number;
+      };
       name = entry.originalSource ? sourceName(entry.originalSource) : undefined;
+      if (name) lineOf.set(id, `${name}:${(entry.originalLine ?? 0) + 1}`);
     }
     fileOf.set(id, name);
     return name;
   };
   const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
-  const out = { busy: 0, byOwner: new Map(), byFile: new Map(), natives: new Map(), outside: new Map() };
+  const out = {
+    busy: 0,
+    byOwner: new Map(),
+    byFile: new Map(),
+    natives: new Map(),
+    outside: new Map(),
+    byFunction: new Map(),
+  };
   profile.samples.forEach((id, i) => {
     const ms = (profile.timeDeltas[i] ?? 0) / 1000;
     const name = byNode.get(id)?.callFrame.functionName || "(native)";
     if (name === "(idle)") return;
     out.busy += ms;
     const files: string[] = [];
+    let fn: string | undefined;
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const f = file(at);
       if (f) files.push(f);
+      fn ??= f && lineOf.get(at);
     }
+    if (fn) add(out.byFunction, fn, ms);
     const caller = files[0];
     if (!caller) {
       add(out.outside, name, ms);
@@ -198,6 +215,7 @@ try {
     print("no JavaScript on the stack:", a.outside, 6);
     print("by source file, native calls charged to their caller:", a.byFile, 30);
     print("native calls:", a.natives, 15);
+    print("by function (the source line it starts at):", a.byFunction, 25);
   } finally {
     await run.stop();
     rmSync(dir, { recursive: true, force: true });
