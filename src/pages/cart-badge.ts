@@ -7,16 +7,11 @@
 import { translator } from "../i18n/translate";
 import { callAsBuyer } from "./buyer-tools";
 import { currentCart } from "./cart-page-cookie";
-import type { PageContext } from "./context";
 import { messagePage } from "./layout";
+import type { CartBadge, PageContext } from "./page-context";
 import { seeOther } from "./respond";
 
-export interface CartBadge {
-  /** The cart's page, /cart/<token>. */
-  readonly href: string;
-  /** Units across lines (2 mugs and a shirt: 3). */
-  readonly count: number;
-}
+export type { CartBadge };
 
 /** The cookie's cart with what it holds, or undefined when there is none (expired, canceled, foreign). */
 export async function cartBadge(ctx: PageContext): Promise<CartBadge | undefined> {

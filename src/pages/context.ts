@@ -1,21 +1,11 @@
 /** What every page handler gets: the request, the store's config, the time, this response's nonce and CSRF state. */
-import { type MerchantConfig, merchantConfig } from "../config";
-import { type CartBadge, cartBadge } from "./cart-badge";
-import { type CsrfState, csrfOk, csrfState } from "./csrf";
+import { merchantConfig } from "../config";
+import { cartBadge } from "./cart-badge";
+import { csrfOk, csrfState } from "./csrf";
+import type { PageContext } from "./page-context";
 import { newNonce } from "./respond";
 
-export interface PageContext {
-  readonly request: Request;
-  readonly url: URL;
-  readonly env: Env;
-  readonly config: MerchantConfig;
-  readonly now: number;
-  /** Authorizes this response's inline style and script (respond.ts CSP). */
-  readonly nonce: string;
-  readonly csrf: CsrfState;
-  /** The cart in the buyer's cookie, for the header's cart link (GET pages only). */
-  readonly cart?: CartBadge;
-}
+export type { PageContext };
 
 /** Throws StoreMisconfigured like every other entry point; the router answers it with a page. */
 export async function pageContext(request: Request, env: Env, now = Date.now()): Promise<PageContext> {

@@ -3,7 +3,7 @@
  * pages register. The console is HTML for a signed-in merchant under /admin/; the JSON admin
  * API beside it keeps answering scripts that send `Authorization: Bearer <ADMIN_TOKEN>`.
  */
-import type { PageContext } from "../../pages/context";
+import type { PageContext } from "../../pages/page-context";
 
 /** Who is signed in: through Cloudflare Access (its JWT) or the admin token's session cookie. */
 export type ConsolePrincipal =
