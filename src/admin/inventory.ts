@@ -112,7 +112,7 @@ export async function countedVariant(
       message: `${variantId.slice(0, 200)} sells on ${status}: its stock is not counted. Change its status in the catalog file to count it.`,
     };
   }
-  const stock = await stockLevels(env.CATALOG, snapshot);
+  const stock = await stockLevels(env.CATALOG, snapshot, [variantId]);
   return {
     catalogLevel: Object.hasOwn(stock, variantId) ? (stock[variantId] ?? 0) : 0,
     version: stockVersion(snapshot.manifest),

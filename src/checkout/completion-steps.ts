@@ -169,9 +169,10 @@ async function reserve(
   // The manifest alone: the levels are read for these variants, never with the KV index.
   const manifest = await namedCatalogManifest(ports.env.CATALOG, now);
   const snapshot = manifest ? { manifest } : null;
-  const stock = snapshot ? await stockLevels(ports.env.CATALOG, snapshot) : {};
+  const ids = attempt.lines.map((l) => l.variantId);
+  const stock = snapshot ? await stockLevels(ports.env.CATALOG, snapshot, ids) : {};
   // Variants without a stock figure (backorder, preorder, or none loaded) are not limited.
-  const levels = Object.fromEntries(attempt.lines.map((l) => [l.variantId, stock[l.variantId] ?? null]));
+  const levels = Object.fromEntries(ids.map((id) => [id, Object.hasOwn(stock, id) ? (stock[id] ?? null) : null]));
   const version = snapshot ? stockVersion(snapshot.manifest) : "1970-01-01T00:00:00.000Z/none";
   const held = await ports.inventory.reserve(attempt.id, [...attempt.lines], levels, version);
   if (held.ok) return undefined;

@@ -110,13 +110,7 @@ async function productList(ctx: ConsoleContext, listed: CatalogListPage, query: 
   const { docs, total, page, pages, products } = listed;
   const snapshot = { manifest: listed.manifest };
   const variantIds = docs.flatMap((d) => d.v.map((v) => v[0]));
-  const stock = await stockLevels(ctx.env.CATALOG, snapshot);
-  const given: Record<string, number> = Object.fromEntries(
-    variantIds.flatMap((id): Array<[string, number]> => {
-      const level = Object.hasOwn(stock, id) ? stock[id] : undefined;
-      return level === undefined ? [] : [[id, level]];
-    }),
-  );
+  const given = await stockLevels(ctx.env.CATALOG, snapshot, variantIds);
   const live = await stockLevelsNow(ctx.env, variantIds, given, stockVersion(snapshot.manifest));
   const money = (minor: number) => formatMoney(minor, snapshot.manifest.currency, ctx.config.storefront.locale);
   return html`<section aria-labelledby="products-title">
