@@ -68,6 +68,9 @@ export const createCheckout = defineTool({
       },
     };
     if (checkout.cart_id) return checkoutOfCart(ctx, checkout.cart_id, sent, made);
+    // Here, not only in writeCommand: createAt runs inside reply(), which answers any failure as
+    // the object being unavailable, and a store whose settings do not parse is store_misconfigured.
+    commerceConfig(ctx.env);
     const { idSecret } = ctx.config;
     const createAt = async (id: string) => {
       const entry = key && (await ledgerEntry("create_checkout", key, id, sent, idSecret));
