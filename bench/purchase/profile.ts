@@ -10,9 +10,9 @@
  * object whose code is at the bottom of its stack (a Durable Object's call runs on a stack
  * of its own) or to the Worker.
  *
- * Env: PROFILE29_SECONDS (10), PROFILE29_ROUNDS (2), PROFILE29_CONCURRENCY (16), BENCH_BUNDLE.
+ * Env: PROFILE29_SAVE (a file for the raw profile), PROFILE29_SECONDS (10), PROFILE29_ROUNDS (2; 0 for the profile only), PROFILE29_CONCURRENCY (16), BENCH_BUNDLE.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -50,13 +50,18 @@ export function sourceName(source: string): string {
   return pkg ? `node_modules/${pkg[1]}` : source;
 }
 
+const WORKER = "worker (request, routing, tools)";
+
 /** Who a stack works for: the object class file at its bottom, or the Worker's request. */
 export function owner(files: readonly string[]): string {
   for (let i = files.length - 1; i >= 0; i--) {
     const m = /^durable-objects\/([a-z-]+-object)\.ts$/.exec(files[i] as string);
     if (m) return m[1] as string;
   }
-  return "worker (request, routing, tools)";
+  // After an await the stack starts at the resumed function, so an object's code may run
+  // without its class below it; code under durable-objects/ runs only in an object.
+  if (files.some((f) => f.startsWith("durable-objects/"))) return "an object (resumed after an await)";
+  return WORKER;
 }
 
 interface Attribution {
@@ -71,6 +76,8 @@ interface Attribution {
   readonly outside: Map<string, number>;
   /** Self time per function, by the source line it starts at (native calls charged to it too). */
   readonly byFunction: Map<string, number>;
+  /** The same, only of stacks charged to the Worker (no object class at their bottom). */
+  readonly workerFunctions: Map<string, number>;
 }
 
 function attribute(profile: CpuProfile, map: SourceMap): Attribution {
@@ -102,6 +109,7 @@ function attribute(profile: CpuProfile, map: SourceMap): Attribution {
     natives: new Map(),
     outside: new Map(),
     byFunction: new Map(),
+    workerFunctions: new Map(),
   };
   profile.samples.forEach((id, i) => {
     const ms = (profile.timeDeltas[i] ?? 0) / 1000;
@@ -123,7 +131,9 @@ function attribute(profile: CpuProfile, map: SourceMap): Attribution {
     }
     if (!file(id)) add(out.natives, `${name} ← ${caller}`, ms);
     add(out.byFile, caller, ms);
-    add(out.byOwner, owner(files), ms);
+    const who = owner(files);
+    add(out.byOwner, who, ms);
+    if (fn && who === WORKER) add(out.workerFunctions, file(id) ? fn : `${fn} (${name})`, ms);
   });
   return out;
 }
@@ -175,9 +185,10 @@ try {
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] as number;
-  console.log("\nper step (CPU ms per journey, all the server's processes; median of rounds):");
+  // PROFILE29_ROUNDS=0: only the profiled run.
+  if (rounds > 0) console.log("\nper step (CPU ms per journey, all the server's processes; median of rounds):");
   let before = 0;
-  for (const [k, xs] of perSteps) {
+  for (const [k, xs] of rounds > 0 ? perSteps : []) {
     const m = median(xs);
     console.log(`  ${STEPS[k - 1]?.padEnd(10)} ${(m - before).toFixed(2).padStart(6)}   (cumulative ${m.toFixed(2)})`);
     before = m;
@@ -197,6 +208,8 @@ try {
     const cpu = groupCpuSeconds(run.group) - cpu0;
     profiler.close();
     const n = tally.journeys.length;
+    // PROFILE29_SAVE=<file>: the raw profile too, for DevTools or a closer look.
+    if (process.env.PROFILE29_SAVE) writeFileSync(process.env.PROFILE29_SAVE, JSON.stringify(profile));
     const map = new SourceMap(JSON.parse(readFileSync(`${bundle}.map`, "utf8")));
     const a = attribute(profile, map);
     // The sampler counts wall time, which a busy machine stretches; shares of the busy samples
@@ -216,6 +229,7 @@ try {
     print("by source file, native calls charged to their caller:", a.byFile, 30);
     print("native calls:", a.natives, 15);
     print("by function (the source line it starts at):", a.byFunction, 25);
+    print("the Worker's share by function (a native call named after its caller):", a.workerFunctions, 25);
   } finally {
     await run.stop();
     rmSync(dir, { recursive: true, force: true });
