@@ -15,6 +15,7 @@
  * still open: the pages redirect them (src/pages/handoff.ts).
  */
 import { toBase64Url } from "./ids";
+import { Lru } from "./lru";
 
 export type HandoffKind = "cart" | "checkout" | "order";
 
@@ -65,6 +66,13 @@ async function deriveKeys(secret: string): Promise<Keys> {
   };
 }
 
+/**
+ * Tokens this isolate sealed, for one secret: a token depends only on (kind, id, expiry
+ * bucket), and every answer about a session carries it (a purchase's create, update and
+ * complete seal the same one), so each is made once an hour instead of once an answer.
+ */
+const sealed = { secret: "", tokens: new Lru<string, string>(1024) };
+
 /** A token for `id` of `kind`, valid until `now + ttlMs` rounded up to the hour. */
 export async function sealHandoff(
   secret: string,
@@ -74,6 +82,20 @@ export async function sealHandoff(
   ttlMs: number = HANDOFF_TTL_MS[kind],
 ): Promise<string> {
   const exp = Math.ceil((now + ttlMs) / BUCKET_MS) * BUCKET_MS;
+  if (sealed.secret !== secret) {
+    sealed.secret = secret;
+    sealed.tokens.clear();
+  }
+  const cacheKey = `${kind} ${exp} ${id}`;
+  const known = sealed.tokens.get(cacheKey);
+  if (known !== undefined) return known;
+  const token = await seal(secret, kind, id, exp);
+  // Read again: another secret may have been used meanwhile (tests use several).
+  if (sealed.secret === secret) sealed.tokens.set(cacheKey, token);
+  return token;
+}
+
+async function seal(secret: string, kind: HandoffKind, id: string, exp: number): Promise<string> {
   const plain = new TextEncoder().encode(JSON.stringify({ k: kind, i: id, e: exp }));
   const keys = await keysFor(secret);
   const iv = new Uint8Array(await crypto.subtle.sign("HMAC", keys.iv, plain)).slice(0, IV_BYTES);

@@ -25,6 +25,20 @@ describe("hand-off tokens", () => {
     expect(await sealHandoff(SECRET, "checkout", `${ID.slice(0, -1)}B`, NOW)).not.toBe(a);
   });
 
+  it("tokens remembered by the isolate are only ever another answer's for the same secret, kind, id and hour", async () => {
+    const first = await sealHandoff(SECRET, "checkout", ID, NOW);
+    // Another secret in between must neither get this token nor leave its own behind.
+    const other = await sealHandoff("another-secret", "checkout", ID, NOW);
+    expect(other).not.toBe(first);
+    expect((await openHandoff(SECRET, "checkout", other, NOW)).ok).toBe(false);
+    expect((await openHandoff("another-secret", "checkout", other, NOW)).ok).toBe(true);
+    expect(await sealHandoff(SECRET, "checkout", ID, NOW)).toBe(first);
+    expect(await sealHandoff(SECRET, "cart", ID, NOW)).not.toBe(first);
+    const nextDay = await sealHandoff(SECRET, "checkout", ID, NOW + 24 * 3600_000);
+    expect(nextDay).not.toBe(first);
+    expect((await openHandoff(SECRET, "checkout", nextDay, NOW + 24 * 3600_000)).ok).toBe(true);
+  });
+
   it("expires", async () => {
     const token = await sealHandoff(SECRET, "cart", ID, NOW, 60_000);
     expect((await openHandoff(SECRET, "cart", token, NOW + 30_000)).ok).toBe(true);
