@@ -1,18 +1,21 @@
 /**
- * npm start [-- --demo] [-- wrangler dev flags]: loads the demo catalog into local KV when
- * it holds no catalog yet (or with --demo, which replaces what is there), then serves the
- * Worker with `wrangler dev` on http://localhost:8787 (PORT, or the user's own --port, overrides). `--persist-to <dir>`
- * moves all local state, catalog included, out of .wrangler/state (the e2e tests use a
- * temporary one).
+ * npm start [-- --demo --port N --ip A --persist-to DIR --var NAME:VALUE --inspector-port N]:
+ * loads the demo catalog into local KV when it holds no catalog yet (or with --demo, which
+ * replaces what is there), then serves the store as Cloudflare runs it: the Worker built as
+ * `wrangler deploy` builds it, on Miniflare (scripts/lib/start-server.ts), on
+ * http://localhost:8787 (PORT, or --port, overrides). `--persist-to <dir>` moves all local
+ * state, catalog included, out of .wrangler/state (the e2e tests use a temporary one).
+ * `npm run dev` is `wrangler dev`, with live reload.
  *
- * The preparation (scripts/start-prepare.ts: seeding through Miniflare, wrangler's config
- * reader) runs in a child that exits before wrangler starts: loaded here, it stayed in this
- * process, which only waits on wrangler, for as long as the server ran (~230 MB of RSS,
- * docs/benchmarks.md "Memory after journeys").
+ * The preparation (scripts/start-prepare.ts: flags, seeding, the build, wrangler's config
+ * reader) runs in a child that exits first; this process, which runs as long as the server
+ * does, holds only Miniflare (docs/benchmarks.md "Memory after journeys").
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import path from "node:path";
-import type { StartCommand } from "./start-prepare";
+import { Log, LogLevel, Miniflare } from "miniflare";
+import { printRuntimeOutput } from "./lib/serve-log";
+import type { ServerOptions } from "./lib/start-server";
 
 const root = path.resolve(import.meta.dirname, "..");
 const prepared = spawnSync(
@@ -21,11 +24,32 @@ const prepared = spawnSync(
   { cwd: root, stdio: ["inherit", "inherit", "inherit", "pipe"] },
 );
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);
-const start = JSON.parse(String(prepared.output[3])) as StartCommand;
-const child = spawn(start.command, start.args, {
-  cwd: root,
-  stdio: "inherit",
-  env: { ...process.env, ...start.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-});
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
-child.on("exit", (code) => process.exit(code ?? 0));
+const options = JSON.parse(String(prepared.output[3])) as ServerOptions;
+
+const mf = new Miniflare({
+  ...options,
+  log: new Log(LogLevel.WARN),
+  handleRuntimeStdio: printRuntimeOutput,
+} as ConstructorParameters<typeof Miniflare>[0]);
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    void mf.dispose().finally(() => process.exit(0));
+  });
+}
+try {
+  const served = await mf.unsafeGetDirectURL(String(options.name));
+  console.log(`Ready on ${served.origin} (the deployed build on Miniflare; \`npm run dev\` for live reload)`);
+  if (options.inspectorPort !== undefined) {
+    const inspector = `${options.inspectorHost ?? "127.0.0.1"}:${options.inspectorPort}`;
+    console.log(
+      `DevTools: http://${inspector}/json lists the Worker (Chrome: chrome://inspect, Configure…, ${inspector})`,
+    );
+  }
+} catch (e) {
+  console.error(`error: the server did not start: ${(e as Error).message}`);
+  await mf.dispose().catch(() => {});
+  process.exit(1);
+}

@@ -1,12 +1,12 @@
 /**
- * What `npm start` adds to `wrangler dev` so the store names the origin it really serves
- * (PORT, --port, --ip; or the user's own `--var MERCHANT_ORIGIN:…` when an https terminator
- * stands in front): MERCHANT_ORIGIN as a --var (continue_url, permalinks, webhook
+ * What `npm start` adds to the deployed bundle's bindings so the store names the origin it
+ * really serves (PORT, --port, --ip; or the user's own `--var MERCHANT_ORIGIN:…` when an https
+ * terminator stands in front): MERCHANT_ORIGIN as a var (continue_url, permalinks, webhook
  * UCP-Agent), and a discovery document built for that origin and for the local vars
  * (wrangler.toml [vars] with .dev.vars over them, as `wrangler dev` merges them, so test mode
- * shows), served from a dev copy of the assets under .wrangler/ that --assets puts in place
- * of the configured folder (under .wrangler/, or the --persist-to directory). The committed
- * public/.well-known/ucp stays the deployed store's.
+ * shows), served from a dev copy of the assets under .wrangler/ (or the --persist-to
+ * directory) in place of the configured folder. The committed public/.well-known/ucp stays
+ * the deployed store's.
  */
 import { cpSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -20,10 +20,12 @@ import { assetsDirectory, readVars, readWranglerConfig, signingKeysFile } from "
 export interface DevLaunch {
   /** The origin the store names: the user's `--var MERCHANT_ORIGIN:…`, else the one served. */
   readonly origin: string;
-  /** Flags for `wrangler dev`, before the user's own. */
-  readonly args: readonly string[];
-  /** Environment for `wrangler dev` over the user's (devtoolsEnv). */
-  readonly env: Readonly<Record<string, string>>;
+  /** The user's `--var`s with MERCHANT_ORIGIN set to `origin`, bound over the files' vars. */
+  readonly vars: Readonly<Record<string, string>>;
+  /** The dev copy of the [assets] folder, discovery built for `origin`. */
+  readonly assets: string;
+  /** Where this origin's build of the Worker goes (beside `assets`). */
+  readonly bundleDir: string;
   /** One line on how order confirmations leave this store (docs/email.md). */
   readonly email: string;
 }
@@ -54,7 +56,7 @@ export function portAndRest(args: readonly string[], port: string): { port: stri
   return { port: chosen, rest };
 }
 
-/** The origin a browser or agent reaches `wrangler dev` at, from its --ip and --port. */
+/** The origin a browser or agent reaches `npm start` at, from its --ip and --port. */
 export function servedOrigin(args: readonly string[], port: string): string {
   const chosenPort = flagValue(args, "--port") ?? port;
   if (!/^\d{1,5}$/.test(chosenPort) || Number(chosenPort) > 65535) {
@@ -69,7 +71,7 @@ export function servedOrigin(args: readonly string[], port: string): string {
 /**
  * The origin the store names. Behind an https terminator (README "Behind https") the user
  * gives it as `--var MERCHANT_ORIGIN:https://…`: discovery is built for it too, so discovery
- * and the URLs the Worker writes agree. Otherwise the origin wrangler dev really serves.
+ * and the URLs the Worker writes agree. Otherwise the origin npm start really serves.
  */
 export function publicOrigin(userArgs: readonly string[], port: string): string {
   const served = servedOrigin(userArgs, port);
@@ -98,32 +100,19 @@ export function prepareDevLaunch(root: string, userArgs: readonly string[], port
   // tests' temporary state takes its discovery with it): two dev servers never share one.
   const state = flagValue(userArgs, "--persist-to");
   const base = state ? path.resolve(state) : path.join(root, ".wrangler");
-  const dir = path.join(base, "dev-assets", new URL(origin).host.replace(/[^a-z0-9.-]/gi, "_"));
+  const host = new URL(origin).host.replace(/[^a-z0-9.-]/gi, "_");
+  const dir = path.join(base, "dev-assets", host);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(source, dir, { recursive: true });
   writeProfiles(dir, store, keys);
   return {
     origin,
-    args: ["--var", `MERCHANT_ORIGIN:${origin}`, "--assets", dir],
-    env: devtoolsEnv(userArgs),
+    vars: { ...cliVars(userArgs), MERCHANT_ORIGIN: origin },
+    assets: dir,
+    bundleDir: path.join(base, "dev-bundle", host),
     email: emailNotice(store.email),
   };
-}
-
-/**
- * DevTools only when asked for with `--inspector-port` (or `--inspector-ip`). Otherwise
- * wrangler dev's inspector proxy attaches to the Worker's isolate anyway, turns on V8's
- * Runtime and Network domains (every console.log and every subrequest becomes a DevTools
- * event, serialised, sent to the proxy, parsed, and the console ones to node) and buffers
- * every event in the proxy, unbounded, until a DevTools window connects: about a third of
- * `npm start`'s CPU per purchase and a proxy that only grows (docs/benchmarks.md "npm start
- * against the bundle"). wrangler 4.86 has no flag for it; it leaves the inspector proxy out
- * when VSCODE_INSPECTOR_OPTIONS is set (its "debug terminal" case), which is the switch used.
- */
-export function devtoolsEnv(userArgs: readonly string[]): Record<string, string> {
-  const asked = userArgs.some((a) => /^--inspector-(port|ip)(=|$)/.test(a));
-  return asked ? {} : { VSCODE_INSPECTOR_OPTIONS: "{}" };
 }
 
 /** What `npm start` says about email: a store without it works, and says so once at start. */
@@ -134,7 +123,7 @@ export function emailNotice(email: EmailSetup): string {
   return `email: confirmations sent through Mailgun (${email.settings.apiBase}, domain ${email.settings.domain}) from ${email.settings.from}`;
 }
 
-/** The user's own `--var NAME:VALUE` flags, which wrangler dev binds over the files' vars. */
+/** The user's own `--var NAME:VALUE` flags, bound over the files' vars. */
 function cliVars(args: readonly string[]): Record<string, string> {
   const vars: Record<string, string> = {};
   args.forEach((arg, i) => {

@@ -7,14 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CliError } from "../../scripts/lib/cli-error";
-import {
-  devtoolsEnv,
-  flagValue,
-  portAndRest,
-  prepareDevLaunch,
-  publicOrigin,
-  servedOrigin,
-} from "../../scripts/lib/dev-launch";
+import { flagValue, portAndRest, prepareDevLaunch, publicOrigin, servedOrigin } from "../../scripts/lib/dev-launch";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -74,15 +67,16 @@ describe("publicOrigin", () => {
 });
 
 describe("prepareDevLaunch behind https", () => {
-  it("builds the served discovery for the user's origin and gives wrangler the same MERCHANT_ORIGIN", () => {
+  it("builds the served discovery for the user's origin and binds the same MERCHANT_ORIGIN", () => {
     const state = mkdtempSync(path.join(tmpdir(), "ucp-dev-origin-"));
     try {
       const args = ["--persist-to", state, "--var", "MERCHANT_ORIGIN:https://localhost:9443"];
       const launch = prepareDevLaunch(ROOT, args, "9400");
       expect(launch.origin).toBe("https://localhost:9443");
-      expect(launch.args.slice(0, 2)).toEqual(["--var", "MERCHANT_ORIGIN:https://localhost:9443"]);
-      const assets = launch.args[launch.args.indexOf("--assets") + 1] ?? "";
-      const text = readFileSync(path.join(assets, ".well-known", "ucp"), "utf8");
+      expect(launch.vars).toEqual({ MERCHANT_ORIGIN: "https://localhost:9443" });
+      expect(launch.assets.startsWith(state)).toBe(true);
+      expect(launch.bundleDir.startsWith(state)).toBe(true);
+      const text = readFileSync(path.join(launch.assets, ".well-known", "ucp"), "utf8");
       // The embedded transport is a binding for the checkout page, with no endpoint of its own.
       const endpoints = JSON.parse(text)
         .ucp.services["dev.ucp.shopping"].filter((s: { transport: string }) => s.transport !== "embedded")
@@ -93,15 +87,5 @@ describe("prepareDevLaunch behind https", () => {
     } finally {
       rmSync(state, { recursive: true, force: true });
     }
-  });
-});
-
-describe("devtoolsEnv: wrangler dev's inspector proxy only when asked for", () => {
-  it("leaves it out unless --inspector-port or --inspector-ip is given, in either form", () => {
-    expect(devtoolsEnv([])).toEqual({ VSCODE_INSPECTOR_OPTIONS: "{}" });
-    expect(devtoolsEnv(["--persist-to", "/tmp/s", "--inspector"])).toEqual({ VSCODE_INSPECTOR_OPTIONS: "{}" });
-    expect(devtoolsEnv(["--inspector-port", "9229"])).toEqual({});
-    expect(devtoolsEnv(["--inspector-port=9230"])).toEqual({});
-    expect(devtoolsEnv(["--inspector-ip", "127.0.0.1"])).toEqual({});
   });
 });
