@@ -21,7 +21,14 @@ import { ORDER_NUMBERS_NAME } from "../src/order/order-number";
 import type { Authentication } from "../src/payment/processor";
 import { processorFor } from "../src/payment/store-processor";
 import type { OrderObject } from "./order-object";
-import { endAttempt, loadAttempt, noteProgress, postponeAttempt, startAttempt } from "./shared/completion-attempt";
+import {
+  endAttempt,
+  loadAttempt,
+  noteProgress,
+  type ParsedAttempt,
+  postponeAttempt,
+  startAttempt,
+} from "./shared/completion-attempt";
 import type { ObjectStore } from "./shared/kernel";
 
 /** A recovery that failed (an object or the processor unavailable) is tried again this much later. */
@@ -45,6 +52,8 @@ export interface AttemptStart extends AttemptSource {
 export class CompletionAttempts {
   /** The steps this instance is running now. In memory on purpose: a dead instance runs nothing. */
   #running: Promise<CompletionOutcome> | undefined;
+  /** The attempt text last parsed (shared/completion-attempt.ts loadAttempt). */
+  readonly #parsed: ParsedAttempt = {};
 
   constructor(
     private readonly ctx: DurableObjectState,
@@ -59,7 +68,7 @@ export class CompletionAttempts {
   }
 
   current(): CompletionAttempt | undefined {
-    return loadAttempt(this.ctx.storage.sql);
+    return loadAttempt(this.ctx.storage.sql, this.#parsed);
   }
 
   /** Inside the object's transaction that marks the session complete_in_progress. */
@@ -83,7 +92,8 @@ export class CompletionAttempts {
       deadline: now + RECOVERY_AFTER_MS,
       progress: {},
     };
-    startAttempt(this.ctx.storage.sql, attempt);
+    const { progress: _progress, deadline: _deadline, ...stored } = attempt;
+    Object.assign(this.#parsed, { text: startAttempt(this.ctx.storage.sql, attempt), attempt: stored });
     return attempt;
   }
 
@@ -117,9 +127,14 @@ export class CompletionAttempts {
   /**
    * Inside the object's transaction that records the outcome: the session after the attempt,
    * or undefined when that attempt was already settled (a concurrent request, the alarm).
+   * `attempt`: the open attempt, as the transaction read it (current()).
    */
-  settle(checkout: CheckoutState, attemptId: string, outcome: CompletionOutcome): CheckoutState | undefined {
-    const attempt = this.current();
+  settle(
+    checkout: CheckoutState,
+    attempt: CompletionAttempt | undefined,
+    attemptId: string,
+    outcome: CompletionOutcome,
+  ): CheckoutState | undefined {
     if (attempt?.id !== attemptId) return undefined;
     endAttempt(this.ctx.storage.sql);
     return settleCompletion(checkout, outcome, attempt.paymentActions !== undefined);

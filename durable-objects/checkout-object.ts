@@ -113,18 +113,18 @@ export class CheckoutObject extends DurableObject<Env> {
 
   async create(command: CheckoutCreate): Promise<ObjectReply> {
     const { caller, ownerWebhookUrl: url, ownerWebhookVersion: version } = command;
-    const before = (sql: SqlStorage) => {
-      if (!this.#stored() && !caller.handoff) noteOwnerWebhook(sql, url, version);
-    };
     return this.#change(
       command,
       (now) => {
+        const existing = this.#load(now);
+        // A new session notes where its owner wants order webhooks (its claim made the caller the owner).
+        if (!existing && !caller.handoff) noteOwnerWebhook(this.ctx.storage.sql, url, version);
         const config = commerceConfig(this.env);
-        const checkout = this.#load(now) ?? computeCheckout(undefined, command.base, command.input, config, now);
+        const checkout = existing ?? computeCheckout(undefined, command.base, command.input, config, now);
         this.#save(checkout);
         return okReply(this.#shown(checkout, command));
       },
-      { creates: true, before },
+      { creates: true },
     );
   }
 
@@ -228,14 +228,14 @@ export class CheckoutObject extends DurableObject<Env> {
       const checkout = this.#stored();
       if (!checkout) return { kind: "not_found" };
       const attempt = this.#completion.current();
-      const settled = this.#completion.settle(checkout, attemptId, outcome);
-      if (settled) {
+      const settled = this.#completion.settle(checkout, attempt, attemptId, outcome);
+      if (settled && attempt) {
         this.#save(settled);
-        if (attempt) noteVerification(sql, attempt, outcome, now);
+        noteVerification(sql, attempt, outcome, now);
       }
       if (!command) return { kind: "ok", body: "" };
       // Recorded after the steps ran, outside the change's transaction: the kernel's mutate cannot.
-      const answer = okReply(this.#shown(this.#load(now) ?? checkout, command));
+      const answer = okReply(this.#shown(this.#asOf(settled ?? checkout, now), command));
       this.#store.recordAnswer(command.idempotency, answer.body, now);
       return answer;
     });
@@ -280,7 +280,7 @@ export class CheckoutObject extends DurableObject<Env> {
   async #change(
     command: { caller: Caller; idempotency: IdempotencyInput | undefined },
     step: (now: number) => ObjectReply,
-    create?: Pick<MutationOptions, "creates" | "before">,
+    create?: Pick<MutationOptions, "creates">,
   ): Promise<ObjectReply> {
     if (!create && !this.#store.exists()) return { kind: "not_found" };
     const now = Date.now();
@@ -309,7 +309,11 @@ export class CheckoutObject extends DurableObject<Env> {
   /** The session as of `now`: an open session past expires_at reads as canceled. */
   #load(now: number): CheckoutState | undefined {
     const checkout = this.#stored();
-    if (checkout && isExpired(checkout, now) && checkout.status !== "complete_in_progress") {
+    return checkout && this.#asOf(checkout, now);
+  }
+
+  #asOf(checkout: CheckoutState, now: number): CheckoutState {
+    if (isExpired(checkout, now) && checkout.status !== "complete_in_progress") {
       return { ...checkout, status: "canceled", messages: [EXPIRED] };
     }
     return checkout;

@@ -162,10 +162,19 @@ const WEBHOOK_VERSION_KEY = "owner_webhook_version";
  * said (at create and at each of its completions; never from the buyer's page).
  */
 export function noteOwnerWebhook(sql: SqlStorage, url: string | undefined, version: string | undefined): void {
-  if (url) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", WEBHOOK_KEY, url);
-  else sql.exec("DELETE FROM meta WHERE key = ?", WEBHOOK_KEY);
-  if (url && version) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", WEBHOOK_VERSION_KEY, version);
-  else sql.exec("DELETE FROM meta WHERE key = ?", WEBHOOK_VERSION_KEY);
+  // One statement in the usual cases (a create and each completion write it): both rows or neither.
+  if (url && version) {
+    sql.exec(
+      "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?), (?, ?)",
+      WEBHOOK_KEY,
+      url,
+      WEBHOOK_VERSION_KEY,
+      version,
+    );
+  } else if (url) {
+    sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", WEBHOOK_KEY, url);
+    sql.exec("DELETE FROM meta WHERE key = ?", WEBHOOK_VERSION_KEY);
+  } else sql.exec("DELETE FROM meta WHERE key IN (?, ?)", WEBHOOK_KEY, WEBHOOK_VERSION_KEY);
 }
 
 /** Rows written before the version was kept have none: the order then speaks the model's version. */

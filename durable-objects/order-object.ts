@@ -54,7 +54,7 @@ import {
   webhookRetry,
   webhooksDeadline,
 } from "./order/webhooks";
-import { type IdempotencyInput, ledgerDeadline, restateAnswer } from "./shared/idempotency";
+import { type IdempotencyInput, restateAnswer } from "./shared/idempotency";
 import { ledgerTable, ObjectStore, tables } from "./shared/kernel";
 import type { ObjectReply } from "./shared/object-reply";
 
@@ -232,7 +232,7 @@ export class OrderObject extends DurableObject<Env> {
    * already sent or done are never due again, so a repeat run does nothing twice. */
   override async alarm(): Promise<void> {
     // Nothing queued and no ledger (an order from before the outbox): nothing runs, nothing is written.
-    const idle = (sql: SqlStorage) => orderDeadline(sql) === undefined && ledgerDeadline(sql) === undefined;
+    const idle = (sql: SqlStorage) => orderDeadline(sql) === undefined;
     if (this.#store.read(true, idle)) return;
     // Orders from before a table existed gain it here, before anything reads it.
     this.#store.transaction(() => undefined);
@@ -252,10 +252,8 @@ export class OrderObject extends DurableObject<Env> {
       // Side by side: the merchant's list need not wait on an email. Each claims its row
       // before its first await, so an alarm overlapping this never sends twice.
       await Promise.all([order.buyer_email ? this.#notify(order, Date.now()) : undefined, this.#sendIndex()]);
-      if (order.webhook_url) {
-        await this.#deliverWebhooks();
-        await this.#sendIndex();
-      }
+      // The entry fed at creation holds until an attempt fails: only then is it fed and sent again.
+      if (order.webhook_url && (await this.#deliverWebhooks("on failure")) > 0) await this.#sendIndex();
       await this.#arm();
     } catch (e) {
       console.error("order follow-up failed, left to the alarm", order.id, e instanceof Error ? e.message : e);
@@ -302,7 +300,7 @@ export class OrderObject extends DurableObject<Env> {
     });
     // Outside the transaction: refund and release (a replay leaves leftovers to the alarm).
     if (reply.kind !== "ok" || !("fresh" in reply)) return reply;
-    const orderId = this.#load()?.id;
+    const orderId = this.#orderId();
     if (orderId) logOrderEvent(orderId, logged.event, { type: logged.type });
     let body = reply.body;
     // The answer, and what a retry with the same key replays, is the order after its effects:
@@ -359,7 +357,7 @@ export class OrderObject extends DurableObject<Env> {
       const order = this.#load();
       if (order) this.#save(settleCapture(order, outcome, Date.now()));
     });
-    const orderId = this.#load()?.id;
+    const orderId = this.#orderId();
     if (orderId) logOrderEvent(orderId, "adjustment", { type: `capture:${outcome}` });
   }
 
@@ -370,9 +368,14 @@ export class OrderObject extends DurableObject<Env> {
     enqueueWebhook(this.ctx.storage.sql, { event, url: order.webhook_url, body }, now);
   }
 
-  async #deliverWebhooks(): Promise<void> {
+  /**
+   * Sends the due webhooks; returns how many attempts failed. The index entry counts failures,
+   * so it is fed again after the attempts: `on failure` (a new order, whose entry was fed in
+   * its creation) only when one failed, else always (an order from before the feed gains it).
+   */
+  async #deliverWebhooks(refeed: "always" | "on failure" = "always"): Promise<number> {
     // Nothing due: no signing key, no re-fed entry (no attempt changed it).
-    if (!isDue(webhooksDeadline(this.ctx.storage.sql))) return;
+    if (!isDue(webhooksDeadline(this.ctx.storage.sql))) return 0;
     const config = merchantConfig(this.env);
     const settings = {
       origin: config.origin,
@@ -381,7 +384,7 @@ export class OrderObject extends DurableObject<Env> {
       allow: config.outboundAllow,
     };
     const retry = webhookRetry(config.webhookRetryBaseSeconds);
-    const orderId = this.#load()?.id ?? "unknown";
+    const orderId = this.#orderId() ?? "unknown";
     // Each attempt is an order event in the log; a throw counts as a failed attempt, as in deliverWebhooks.
     const post = async (row: WebhookRow): Promise<AttemptResult> => {
       let result: AttemptResult;
@@ -395,12 +398,14 @@ export class OrderObject extends DurableObject<Env> {
       else logOrderEvent(orderId, "webhook_failed", { ...facts, error: result.error?.slice(0, 200) });
       return result;
     };
-    await deliverWebhooks(this.ctx.storage.sql, post, retry, Date.now);
+    const failed = await deliverWebhooks(this.ctx.storage.sql, post, retry, Date.now);
+    if (failed === 0 && refeed === "on failure") return 0;
     // Delivery outcomes are index facts too (the dashboard's webhook failures).
     this.#store.transaction(() => {
       const order = this.#load();
       if (order) this.#feed(order, Date.now());
     });
+    return failed;
   }
 
   /** Writes the order's index entry into the feed (inside the caller's transaction). */
@@ -454,6 +459,11 @@ export class OrderObject extends DurableObject<Env> {
     return JSON.stringify(orderPayload(order, envelope));
   }
 
+  /** The order's id, for the log: without reading and parsing the whole order. */
+  #orderId(): string | undefined {
+    return this.ctx.storage.sql.exec<{ id: string }>("SELECT id FROM orders").toArray()[0]?.id;
+  }
+
   #load(): OrderState | undefined {
     const row = this.ctx.storage.sql.exec<{ state: string }>("SELECT state FROM orders").toArray()[0];
     return row ? (JSON.parse(row.state) as OrderState) : undefined;
@@ -469,6 +479,8 @@ export class OrderObject extends DurableObject<Env> {
 
   /** One alarm at the earliest due notification, effect, webhook, feed or ledger expiry; none when idle. */
   async #arm(): Promise<void> {
-    await this.#store.arm([this.#store.read(undefined, (sql) => orderDeadline(sql))], "keep");
+    // The ledger's expiry is the kernel's term (arm reads it): not asked twice.
+    const due = this.#store.read(undefined, (sql) => orderDeadline(sql, (table) => table !== "ledger"));
+    await this.#store.arm([due], "keep");
   }
 }

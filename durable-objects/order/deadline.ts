@@ -4,8 +4,8 @@
  * same rule as its table's own `…Deadline` function (outbox.ts, settlement.ts, webhooks.ts,
  * index-feed.ts), and the ledger's first expiry from shared/idempotency.ts (the one place
  * that spells the ledger's SQL). Two queries instead of five, one for a new order (no
- * ledger yet), because the order re-arms after every change. A new order has only some of
- * the tables (order-object.ts, creationTables): `has` leaves the others' terms out.
+ * ledger yet), because the order re-arms after every change. `has` leaves terms out: the
+ * order's #arm leaves the ledger's to the kernel's arm, which reads it anyway.
  */
 import { ledgerDeadline } from "../shared/idempotency";
 
@@ -22,7 +22,7 @@ const TERMS: ReadonlyArray<readonly [table: string, term: string]> = [
 
 const statements = new Map<string, string>();
 
-/** `has`: whether a table exists (default: all do). */
+/** `has`: whether a table's term is wanted (default: all are). */
 export function orderDeadline(sql: SqlStorage, has: (table: string) => boolean = () => true): number | undefined {
   const ledger = has("ledger") ? ledgerDeadline(sql) : undefined;
   const terms = TERMS.filter(([table]) => has(table));

@@ -78,20 +78,23 @@ function head(sql: SqlStorage): WebhookRow | undefined {
     .toArray()[0];
 }
 
-/** Sends due events in order until one fails or none is due. */
+/**
+ * Sends due events in order until one fails or none is due. Returns how many attempts failed
+ * (the order's index entry counts them; none failed: the entry is unchanged).
+ */
 export async function deliverWebhooks(
   sql: SqlStorage,
   post: WebhookPost,
   retry: RetryPolicy,
   now: () => number,
-): Promise<void> {
+): Promise<number> {
   const jobs = table(retry);
   for (let sent = 0; sent < 50; sent++) {
     const row = head(sql);
-    if (!row || row.next_attempt_at === null || row.next_attempt_at > now()) return;
+    if (!row || row.next_attempt_at === null || row.next_attempt_at > now()) return 0;
     const started = now();
     const attempt = claim(sql, jobs, row.id, started);
-    if (attempt === undefined) return;
+    if (attempt === undefined) return 0;
     let result: AttemptResult;
     try {
       result = await post(row);
@@ -107,8 +110,9 @@ export async function deliverWebhooks(
       result.error?.slice(0, 500) ?? null,
     );
     finish(sql, jobs, row.id, attempt, result.delivered, now());
-    if (!result.delivered) return;
+    if (!result.delivered) return 1;
   }
+  return 0;
 }
 
 /**

@@ -13,24 +13,47 @@ export const ATTEMPT_SCHEMA = `CREATE TABLE IF NOT EXISTS completion_attempt (
   deadline INTEGER NOT NULL
 )`;
 
-export function startAttempt(sql: SqlStorage, attempt: CompletionAttempt): void {
+/** Returns the stored attempt text (a caller's loadAttempt memo may start from it). */
+export function startAttempt(sql: SqlStorage, attempt: CompletionAttempt): string {
   const { progress, deadline, ...rest } = attempt;
+  const text = JSON.stringify(rest);
   sql.exec(
     "INSERT OR REPLACE INTO completion_attempt (slot, attempt, progress, deadline) VALUES (1, ?, ?, ?)",
-    JSON.stringify(rest),
+    text,
     JSON.stringify(progress),
     deadline,
   );
+  return text;
 }
 
-export function loadAttempt(sql: SqlStorage): CompletionAttempt | undefined {
+/**
+ * The stored attempt. `parsed` is the caller's memo of the last attempt text it parsed (the
+ * attempt holds the whole session, and a completion reads it several times while only its
+ * progress and deadline change): the text is still read every time, so a rolled-back write
+ * is never served; only an unchanged text skips the parse. Attempts are never mutated in place.
+ */
+/** A caller's memo of the attempt text it parsed last (loadAttempt). */
+export interface ParsedAttempt {
+  text?: string;
+  attempt?: Omit<CompletionAttempt, "progress" | "deadline">;
+}
+
+export function loadAttempt(sql: SqlStorage, parsed?: ParsedAttempt): CompletionAttempt | undefined {
   const row = sql
     .exec<{ attempt: string; progress: string; deadline: number }>(
       "SELECT attempt, progress, deadline FROM completion_attempt WHERE slot = 1",
     )
     .toArray()[0];
   if (!row) return undefined;
-  return { ...JSON.parse(row.attempt), progress: JSON.parse(row.progress), deadline: row.deadline };
+  let base = parsed?.text === row.attempt ? parsed.attempt : undefined;
+  if (!base) {
+    base = JSON.parse(row.attempt) as Omit<CompletionAttempt, "progress" | "deadline">;
+    if (parsed) {
+      parsed.text = row.attempt;
+      parsed.attempt = base;
+    }
+  }
+  return { ...base, progress: JSON.parse(row.progress), deadline: row.deadline };
 }
 
 export function noteProgress(sql: SqlStorage, attemptId: string, progress: AttemptProgress): void {

@@ -28,7 +28,7 @@ import {
 export type { IdempotencyInput };
 
 import type { ObjectReply } from "./object-reply";
-import { type Caller, claimOwner, mayAct } from "./owner";
+import { type Caller, claimOwner, mayAct, mayActFor } from "./owner";
 
 /** One numbered step of an object's stored layout: synchronous SQL, run in a transaction. */
 export interface Migration {
@@ -76,8 +76,6 @@ export interface MutationOptions {
   readonly idempotency?: IdempotencyInput;
   /** A create: the caller claims the object (shared/owner.ts claimOwner), or is answered `taken`. */
   readonly creates?: boolean;
-  /** Runs after a create's claim, before the owner check. */
-  readonly before?: (sql: SqlStorage) => void;
 }
 
 export class ObjectStore {
@@ -178,9 +176,11 @@ export class ObjectStore {
     step: (sql: SqlStorage) => R,
   ): R | KernelAnswer {
     return this.transaction((sql): R | KernelAnswer => {
-      if (options.creates && options.caller && !claimOwner(sql, options.caller)) return { kind: "taken" };
-      options.before?.(sql);
-      if (options.caller !== undefined && !mayAct(sql, options.caller)) return NOT_FOUND;
+      if (options.creates && options.caller) {
+        const claim = claimOwner(sql, options.caller);
+        if (claim.taken) return { kind: "taken" };
+        if (!mayActFor(claim.owner, options.caller)) return NOT_FOUND;
+      } else if (options.caller !== undefined && !mayAct(sql, options.caller)) return NOT_FOUND;
       const prior = priorAnswer(sql, options.idempotency, options.now);
       if (prior) return prior;
       const reply = step(sql);

@@ -49,21 +49,28 @@ export function recordOwner(sql: SqlStorage, caller: Caller): void {
  * handed to P, who is sent to an id of its own (`taken`). A buyer's hand-off acts for the
  * owner and always may.
  */
-export function claimOwner(sql: SqlStorage, caller: Caller): boolean {
+export function claimOwner(sql: SqlStorage, caller: Caller): { taken: true } | { taken: false; owner: Caller } {
   const owner = recordedOwner(sql);
-  if (!owner) recordOwner(sql, caller);
-  return !owner || caller.handoff === true || owner.authenticated === caller.authenticated;
+  if (!owner) {
+    recordOwner(sql, caller);
+    return { taken: false, owner: { profile: caller.profile, authenticated: caller.authenticated === true } };
+  }
+  const mine = caller.handoff === true || owner.authenticated === caller.authenticated;
+  return mine ? { taken: false, owner } : { taken: true };
 }
 
 /** Whether `caller` may see and act on this session. */
 export function mayAct(sql: SqlStorage, caller: Caller | undefined): boolean {
   if (caller?.handoff === true) return true;
+  return mayActFor(recordedOwner(sql), caller);
+}
+
+/** mayAct on an owner already read (a create's claim read it in the same transaction). */
+export function mayActFor(owner: Caller | undefined, caller: Caller | undefined): boolean {
+  if (caller?.handoff === true) return true;
   if (!caller || typeof caller.profile !== "string") return false;
-  const row = sql
-    .exec<{ profile: string; authenticated: number }>("SELECT profile, authenticated FROM owner")
-    .toArray()[0];
-  if (!row || row.profile !== caller.profile) return false;
-  return row.authenticated === 0 || caller.authenticated === true;
+  if (!owner || owner.profile !== caller.profile) return false;
+  return !owner.authenticated || caller.authenticated === true;
 }
 
 /** The profile recorded at creation: whom orders placed from this session belong to. */
