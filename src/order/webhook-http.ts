@@ -10,11 +10,14 @@
 import { signRequest } from "../auth/http-signature";
 import type { SigningKey } from "../auth/signing-keys";
 import { checkOutboundUrl, type OutboundAllowList } from "../lib/outbound-url";
+import { readCappedBytes } from "../lib/read-capped";
 import type { WireContext } from "../ucp/wire";
 import type { AttemptResult, WebhookRow } from "./webhook-row";
 import { merchantProfileUrl, renderWebhook } from "./webhook-version";
 
 const TIMEOUT_MS = 10_000;
+/** How much of a platform's answer is read (and thrown away); past it the body is cancelled. */
+const ANSWER_READ_BYTES = 64 * 1024;
 
 export interface WebhookSenderSettings {
   /** The merchant's origin: UCP-Agent names our profile there of the body's version. */
@@ -46,7 +49,7 @@ export async function postWebhook(row: WebhookRow, settings: WebhookSenderSettin
       redirect: "manual",
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-    await response.body?.cancel();
+    await discardAnswer(response);
     const delivered = response.status >= 200 && response.status < 300;
     return delivered
       ? { delivered, status: response.status }
@@ -54,5 +57,19 @@ export async function postWebhook(row: WebhookRow, settings: WebhookSenderSettin
   } catch (e) {
     const timedOut = e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError");
     return { delivered: false, error: timedOut ? `no answer within ${TIMEOUT_MS / 1000} s` : "connection failed" };
+  }
+}
+
+/**
+ * A short answer is read to its end so the runtime keeps the connection for the next webhook
+ * to this platform: a cancelled body closes it, and every webhook paid for a new connection
+ * (issue 29). A long one is cut off at ANSWER_READ_BYTES. The status is all an attempt needs,
+ * so a body that breaks off does not make a delivered webhook a failed one.
+ */
+async function discardAnswer(response: Response): Promise<void> {
+  try {
+    await readCappedBytes(response, ANSWER_READ_BYTES);
+  } catch {
+    // Nothing to do: the status has arrived.
   }
 }
