@@ -80,6 +80,11 @@ describe("npm start and DevTools", () => {
     expect(running.filter((c) => /\bworkerd serve\b/.test(c))).toHaveLength(1);
     expect(listeningPorts(server.group).length).toBeGreaterThan(1);
     expect(await devtoolsPorts(server.group)).toEqual([]);
+    // One readable line per Worker request, then the Worker's own JSON line (scripts/lib/serve-log.ts).
+    await (await fetch(`${server.baseUrl}/`, { headers: { "cf-ray": "e2e-readable-1" } })).text();
+    await expect
+      .poll(() => server?.log() ?? "")
+      .toMatch(/GET \/ 200 OK \(\d+ms\) page\n\{"log":"request","request_id":"e2e-readable-1"/);
     // The preparation (seeding, the build, wrangler's config reader) ran in a child that
     // exited (scripts/start-prepare.ts): what stays is Miniflare (wrangler dev's node alone
     // held ~270 MB beside npm start's own ~55 MB).

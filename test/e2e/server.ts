@@ -18,18 +18,18 @@ export interface LocalServer {
   readonly baseUrl: string;
   /** Everything the server printed so far (stdout and stderr, interleaved). */
   log(): string;
-  /** Stops the whole process group (node → wrangler → workerd) and waits until it is gone. */
+  /** Stops the whole process group (node → workerd) and waits until it is gone. */
   stop(): Promise<void>;
   /** A crash: SIGKILL to the whole group at once (no graceful stop), then waits until it is gone. */
   kill(): Promise<void>;
-  /** The server's process group (node → wrangler → workerd). */
+  /** The server's process group (node → workerd). */
   readonly group: number;
 }
 
 export interface StartOptions {
   /** How long to wait for GET /.well-known/ucp to answer 200 (default 60 s). */
   readonly readyTimeoutMs?: number;
-  /** Extra vars, as `--var NAME:VALUE` flags to `npm start` (wrangler dev binds them over .dev.vars). */
+  /** Extra vars, as `--var NAME:VALUE` flags to `npm start` (bound over .dev.vars). */
   readonly vars?: Readonly<Record<string, string>>;
   /** Serve on this port instead of a free one (callers that keep to a range of their own). */
   readonly port?: number;
@@ -44,7 +44,7 @@ export interface StartOptions {
   readonly stateDir?: string;
   /**
    * Ask for DevTools as a developer would (`--inspector-port`, a free one). Without it the
-   * server runs as plain `npm start` does: no inspector proxy (scripts/lib/dev-launch.ts).
+   * server runs as plain `npm start` does: no inspector (scripts/lib/start-server.ts).
    */
   readonly devtools?: boolean;
 }
@@ -73,8 +73,8 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
   const ownsState = options.stateDir === undefined;
   const stateDir = options.stateDir ?? mkdtempSync(path.join(tmpdir(), "ucp-e2e-state-"));
   const baseUrl = `http://127.0.0.1:${port}`;
-  // wrangler dev's inspector defaults to 9229: a server still shutting down from the previous
-  // file (or any other local dev server) holding it would make workerd exit at start.
+  // A free port, not the usual 9229: a server still shutting down from the previous file (or
+  // any other local dev server) holding it would make the server exit at start.
   const inspector = options.devtools ? ["--inspector-port", String(await freePort())] : [];
 
   const child = spawn(
@@ -92,10 +92,10 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
     ],
     {
       cwd: ROOT,
-      // Own process group: stop() signals node, wrangler and workerd together.
+      // Own process group: stop() signals node and workerd together.
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      // With portFlag, PORT names another port: the flag has to win, and wrangler must get it once.
+      // With portFlag, PORT names another port: the flag has to win.
       env: { ...serverEnv(options.portFlag ? port + 1 : port), ...options.env },
     },
   );
@@ -213,8 +213,8 @@ async function waitUntilReady(baseUrl: string, child: ChildProcess, timeoutMs: n
 async function stopGroup(child: ChildProcess, pid: number, exited: Promise<void>): Promise<void> {
   if (groupAlive(pid)) {
     signalGroup(pid, "SIGTERM");
-    // Wait for every member: the group leader (node start.ts) exits once wrangler does,
-    // and workerd may briefly outlive both.
+    // Wait for every member: the group leader (node start.ts) exits once Miniflare has
+    // stopped workerd, which may briefly outlive it.
     if (!(await waitFor(() => !groupAlive(pid), 15_000))) {
       signalGroup(pid, "SIGKILL");
       await waitFor(() => !groupAlive(pid), 5_000);

@@ -1,6 +1,6 @@
 /**
  * End-to-end suite: plain Node (not the workers pool). Each file starts the real local
- * server (`npm start`'s script: demo catalog into local KV, then `wrangler dev`) and talks
+ * server (`npm start`'s script: demo catalog into local KV, then the built Worker on Miniflare) and talks
  * to it over HTTP, so files run one at a time and time limits are generous.
  */
 import path from "node:path";
