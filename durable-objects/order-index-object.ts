@@ -2,9 +2,11 @@
  * The store's order index (one object, ORDER_INDEX_NAME): a row per order for the console's
  * list, search and dashboard, fed by every order object's index feed (durable-objects/order/
  * index-feed.ts, at-least-once, upserts keyed by order id + version). Derived state only.
- * A second object of this class (ORDER_LOG_NAME) keeps nothing but the order ids
- * (`append`, `ids`); a rebuild walks them and re-pulls each order's entry from its own
- * object, a batch per alarm, so even a wiped index comes back. Reads are synchronous SQL.
+ * A second object of this class (ORDER_LOG_NAME) keeps nothing but the ids of orders placed
+ * without a number (`append`); the numbers object (ORDER_NUMBERS_NAME) records every numbered
+ * order's id when it allocates its number, before the order exists. A rebuild walks both
+ * (`ids`) and re-pulls each order's entry from its own object, a batch per alarm, so even a
+ * wiped index comes back. Reads are synchronous SQL.
  */
 import { DurableObject } from "cloudflare:workers";
 import { ORDER_LOG_NAME, type OrderIndexEntry } from "../src/order/index-entry";
@@ -17,6 +19,7 @@ import {
   pageOf,
   statsSince,
 } from "../src/order/index-query";
+import { ORDER_NUMBERS_NAME } from "../src/order/order-number";
 import { allocateNumber, NUMBERS_SCHEMA } from "./order-index/numbers";
 import {
   INDEX_SCHEMA,
@@ -111,11 +114,19 @@ export class OrderIndexObject extends DurableObject<Env> {
     return this.#store.transaction((sql) => allocateNumber(sql, orderId, start, Date.now()));
   }
 
-  /** Logged ids after `after`, in id order (the log object; a rebuild's batches). */
+  /**
+   * Recorded order ids after `after`, in id order (a rebuild's batches): the log object's
+   * logged ids, the numbers object's numbered ones (each object fills only its own table).
+   */
   async ids(after: string, limit: number): Promise<string[]> {
     return this.#store.read([], (sql) =>
       sql
-        .exec<{ id: string }>("SELECT id FROM order_log WHERE id > ? ORDER BY id LIMIT ?", after, limit)
+        .exec<{ id: string }>(
+          `SELECT id FROM (SELECT id FROM order_log WHERE id > ?1
+             UNION SELECT order_id AS id FROM order_numbers WHERE order_id > ?1) ORDER BY id LIMIT ?2`,
+          after,
+          limit,
+        )
         .toArray()
         .map((r) => r.id),
     );
@@ -190,7 +201,13 @@ export class OrderIndexObject extends DurableObject<Env> {
       () => sql.exec<{ after: string; done_at: number | null }>("SELECT after, done_at FROM rebuild").toArray()[0],
     );
     if (!state || state.done_at !== null) return;
-    const ids = await this.env.ORDER_INDEX.getByName(ORDER_LOG_NAME).ids(state.after, REBUILD_BATCH);
+    // Orders without a number are in the log, numbered ones in the numbers object (order-object.ts #sendIndex).
+    const recorded = await Promise.all(
+      [ORDER_LOG_NAME, ORDER_NUMBERS_NAME].map((name) =>
+        this.env.ORDER_INDEX.getByName(name).ids(state.after, REBUILD_BATCH),
+      ),
+    );
+    const ids = [...new Set(recorded.flat())].sort().slice(0, REBUILD_BATCH);
     const pulled = await Promise.all(ids.map((id) => this.env.ORDER.getByName(id).indexState()));
     const found: IndexedVersion[] = [];
     for (const p of pulled) if (p) found.push({ entry: p.entry, version: p.version });

@@ -414,9 +414,10 @@ export class OrderObject extends DurableObject<Env> {
   }
 
   /**
-   * Sends the feed if due; a failure is left to the alarm (the row stays due). Until the index
-   * has taken a first version, the order's id goes to the log too, before the entry: the log
-   * is what a rebuild walks.
+   * Sends the feed if due; a failure is left to the alarm (the row stays due). A rebuild walks
+   * the ids the store recorded: an order with a number is recorded by its allocation (the
+   * numbers object, before the order existed); until the index has taken a first version, an
+   * order without one sends its id to the log too, before the entry.
    */
   async #sendIndex(): Promise<void> {
     const index = this.env.ORDER_INDEX.getByName(ORDER_INDEX_NAME);
@@ -424,7 +425,7 @@ export class OrderObject extends DurableObject<Env> {
     await sendIndexFeed(
       this.ctx.storage.sql,
       async (entry, version, logged) => {
-        if (!logged) await log.append(entry.id, entry.created_at);
+        if (!logged && entry.number === undefined) await log.append(entry.id, entry.created_at);
         await index.upsert(entry, version);
       },
       Date.now,
