@@ -34,7 +34,7 @@ export function logRequest(request: Request, log: RequestLog, status: number, no
       log: "request",
       request_id: log.id,
       method: request.method,
-      path: loggedPath(new URL(request.url).pathname),
+      path: loggedPath(pathOf(request.url)),
       rpc: facts.rpc,
       tool: facts.tool,
       profile: facts.profile?.slice(0, MAX_FIELD),
@@ -44,6 +44,23 @@ export function logRequest(request: Request, log: RequestLog, status: number, no
       duration_ms: now - log.startedAt,
     }),
   );
+}
+
+/**
+ * The path of a URL as the runtime serialized it (request.url): from the first `/` after the
+ * origin to `?` or `#`, which a serialized path always has percent-encoded. The same string
+ * as `new URL(url).pathname` without parsing the URL a second time on every request.
+ */
+export function pathOf(url: string): string {
+  const scheme = url.indexOf("://");
+  const start = url.indexOf("/", scheme < 0 ? 0 : scheme + 3);
+  if (start < 0) return "/";
+  let end = url.length;
+  for (const mark of ["?", "#"]) {
+    const at = url.indexOf(mark, start);
+    if (at >= 0 && at < end) end = at;
+  }
+  return url.slice(start, end);
 }
 
 /**
