@@ -27,7 +27,7 @@ const { port, rest: args } = portAndRest(await seedDemoCatalog(root, argv), envP
 // unless the user names the public origin of an https terminator in front (README "Behind https").
 const launch = prepareDevLaunch(root, args, port);
 const served = servedOrigin(args, port);
-const built = buildWorker(root, launch.bundleDir);
+const built = buildWorker(root, launch.bundleDir, launch.assets);
 const options = serverOptions(root, flags, port, launch, built);
 console.log(
   launch.origin === served

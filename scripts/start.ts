@@ -40,7 +40,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 try {
-  const served = await mf.unsafeGetDirectURL(String(options.name));
+  const served = await mf.unsafeGetDirectURL((options.workers as { name: string }[])[0]?.name);
   console.log(`Ready on ${served.origin} (the deployed build on Miniflare; \`npm run dev\` for live reload)`);
   if (options.inspectorPort !== undefined) {
     const inspector = `${options.inspectorHost ?? "127.0.0.1"}:${options.inspectorPort}`;

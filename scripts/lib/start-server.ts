@@ -2,10 +2,11 @@
  * `npm start`'s server as Cloudflare runs the store: the Worker built the way `wrangler
  * deploy` builds it (`--dry-run --outdir`), on Miniflare with wrangler.toml's bindings
  * (Durable Objects and their alarms, KV, D1, R2, rate limits), .dev.vars over [vars], the
- * [assets] layer in front (discovery is an asset), and state where `wrangler dev
- * --persist-to` keeps it (`<dir>/v3`, default .wrangler/state). Requests reach the assets
- * router and the Worker on their own socket: no wrangler proxy workerd and no Miniflare entry
- * worker, which deployed stores do not have (docs/benchmarks.md "npm start on Miniflare").
+ * [assets] files (discovery is one) served by Miniflare's assets layer, and state where
+ * `wrangler dev --persist-to` keeps it (`<dir>/v3`, default .wrangler/state). Requests come in
+ * on the Worker's own socket through the edge module (scripts/lib/start-edge.ts): no wrangler
+ * proxy workerd and no Miniflare entry worker, which deployed stores do not have
+ * (docs/benchmarks.md "npm start on Miniflare").
  *
  * Built here, in the preparation child (it needs wrangler); start.ts, which runs for as long
  * as the server does, gets plain JSON and needs only Miniflare.
@@ -17,41 +18,22 @@ import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { CliError } from "./cli-error";
 import type { DevLaunch } from "./dev-launch";
 import { wranglerBin } from "./kv-writer";
+import { ASSETS_BINDING, assetPaths, edgeModule } from "./start-edge";
 import type { StartFlags } from "./start-flags";
 
 /** Miniflare's constructor options, as JSON (start.ts adds the log handlers). */
 export type ServerOptions = Record<string, unknown>;
 
 export const WORKER_NAME = "ucp-worker";
+const ASSETS_WORKER = "ucp-worker-assets";
 
-/**
- * The main module npm start runs: the built module unchanged, behind what Cloudflare's edge
- * does for the client's connection. A request body the Worker leaves unread (a 413 for a
- * declared length past the cap, a 405) is read to its end after the answer, as wrangler
- * dev's body-draining middleware did: on workerd's own socket an unread body of a megabyte
- * resets the connection while the client still sends it, so the client saw ECONNRESET instead
- * of the 413 (test/e2e/wire.e2e.test.ts). One property check per request.
- */
-const EDGE_MODULE = (main: string) => `import worker from "./${main}";
-export * from "./${main}";
-export default {
-  ...worker,
-  async fetch(request, env, ctx) {
-    try {
-      return await worker.fetch(request, env, ctx);
-    } finally {
-      if (request.body !== null && !request.bodyUsed) {
-        try {
-          const reader = request.body.getReader();
-          while (!(await reader.read()).done) {}
-        } catch {}
-      }
-    }
-  },
-};
-`;
+interface AssetsOptions {
+  readonly directory: string;
+  readonly routerConfig?: Record<string, unknown>;
+  readonly assetConfig?: Record<string, unknown>;
+}
 
-/** The built module and its edge stand-in (EDGE_MODULE), as Miniflare's module list. */
+/** The built module and the edge module in front of it (scripts/lib/start-edge.ts). */
 export interface BuiltWorker {
   readonly dir: string;
   readonly main: string;
@@ -59,7 +41,7 @@ export interface BuiltWorker {
 }
 
 /** `wrangler deploy --dry-run --outdir <dir>`: the module `wrangler deploy` would upload. */
-export function buildWorker(root: string, outdir: string): BuiltWorker {
+export function buildWorker(root: string, outdir: string, assets: string): BuiltWorker {
   rmSync(outdir, { recursive: true, force: true });
   const run = spawnSync(wranglerBin(root), ["deploy", "--dry-run", "--outdir", outdir], {
     cwd: root,
@@ -76,7 +58,7 @@ export function buildWorker(root: string, outdir: string): BuiltWorker {
   const main = js.includes("index.js") ? "index.js" : js[0];
   if (!main) throw new CliError(`wrangler deploy --dry-run wrote no .js file into ${outdir}`);
   const edge = "npm-start-edge.mjs";
-  writeFileSync(path.join(outdir, edge), EDGE_MODULE(main));
+  writeFileSync(path.join(outdir, edge), edgeModule(main, assetPaths(assets)));
   return { dir: outdir, main, edge };
 }
 
@@ -90,10 +72,10 @@ export function serverOptions(
   const toml = path.join(root, "wrangler.toml");
   // wrangler.toml's bindings, .dev.vars' secrets and vars over [vars], as wrangler dev binds them.
   const { workerOptions } = unstable_getMiniflareWorkerOptions(toml);
-  const options = workerOptions as typeof workerOptions & { assets?: { directory: string } };
+  const { assets, ...options } = workerOptions as typeof workerOptions & { assets?: AssetsOptions };
   const state = flags.persistTo ? path.resolve(flags.persistTo) : path.join(root, ".wrangler", "state");
   const inspector = flags.inspectorPort !== undefined || flags.inspectorIp !== undefined;
-  return {
+  const worker = {
     ...options,
     name: WORKER_NAME,
     modules: [
@@ -102,17 +84,32 @@ export function serverOptions(
     ],
     modulesRoot: built.dir,
     bindings: { ...options.bindings, ...launch.vars },
-    ...(options.assets ? { assets: { ...options.assets, directory: launch.assets } } : {}),
+    serviceBindings: { ...options.serviceBindings, [ASSETS_BINDING]: ASSETS_WORKER },
+    unsafeDirectSockets: [{ host: flags.ip ?? "localhost", port: Number(port) }],
+    ...(inspector ? { unsafeInspectorProxy: true } : {}),
+  };
+  // The assets layer on its own: Miniflare's router and asset server, no Worker behind them.
+  const assetsWorker = {
+    name: ASSETS_WORKER,
+    compatibilityDate: options.compatibilityDate,
+    modules: true,
+    script: "export default { fetch() { return new Response(null, { status: 404 }); } }",
+    assets: {
+      ...assets,
+      directory: launch.assets,
+      routerConfig: { ...assets?.routerConfig, has_user_worker: false },
+    },
+  };
+  return {
+    workers: [worker, assetsWorker],
     defaultPersistRoot: path.join(state, "v3"),
     // The Worker logs each request itself (src/lib/log.ts); start.ts prints it readably.
     logRequests: false,
-    unsafeDirectSockets: [{ host: flags.ip ?? "localhost", port: Number(port) }],
     // DevTools only when asked for: an attached inspector costs every log line and subrequest.
     ...(inspector
       ? {
           inspectorPort: Number(flags.inspectorPort ?? 9229),
           ...(flags.inspectorIp ? { inspectorHost: flags.inspectorIp } : {}),
-          unsafeInspectorProxy: true,
         }
       : {}),
   };
