@@ -13,7 +13,10 @@ export const ARGUMENT_LIMIT_BYTES = { anonymous: 64 * 1024, authenticated: 256 *
 /** A -32602 when the arguments are over the caller's limit (they can never succeed as sent). */
 export function argumentsTooLarge(args: Record<string, unknown>, principal: Principal): ProtocolError | undefined {
   const limit = ARGUMENT_LIMIT_BYTES[principal.tier];
-  const size = new TextEncoder().encode(JSON.stringify(args)).byteLength;
+  const text = JSON.stringify(args);
+  // A UTF-16 unit is at most 3 UTF-8 bytes: most calls are far under and skip the encoding.
+  if (text.length * 3 <= limit) return undefined;
+  const size = new TextEncoder().encode(text).byteLength;
   if (size <= limit) return undefined;
   return invalidParams(
     `Arguments too large: ${size} bytes, over the ${limit / 1024} KiB limit for ${principal.tier} callers`,
