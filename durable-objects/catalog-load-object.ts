@@ -17,6 +17,7 @@ import {
   type UploadKind,
 } from "../src/catalog/catalog-job";
 import { loadPrefix } from "../src/catalog/catalog-keys";
+import { nextIoTurn } from "../src/lib/io-turn";
 import {
   busyJob,
   dueJob,
@@ -114,6 +115,8 @@ export class CatalogLoadObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    // Each step is a burst of work on the isolate; its first turn lets waiting requests in.
+    await nextIoTurn();
     const job = this.#store.read(undefined, (sql) => dueJob(sql, Date.now()));
     if (job) {
       try {

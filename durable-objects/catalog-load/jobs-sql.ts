@@ -189,9 +189,10 @@ export function saveProblems(sql: SqlStorage, job: string, problems: readonly Jo
 }
 
 /** The checked documents, numbered from 1 in the file's order, replacing any from an earlier try. */
-export function stage(sql: SqlStorage, job: string, products: Iterable<{ id: string }>): void {
-  sql.exec("DELETE FROM staged WHERE job = ?", job);
-  let seq = 0;
+/** Stages `products` after sequence number `from`; from 0, what the job staged before is cleared first. */
+export function stage(sql: SqlStorage, job: string, products: Iterable<{ id: string }>, from = 0): void {
+  if (from === 0) sql.exec("DELETE FROM staged WHERE job = ?", job);
+  let seq = from;
   for (const product of products)
     sql.exec(
       "INSERT INTO staged (job, seq, id, doc) VALUES (?, ?, ?, ?)",

@@ -25,10 +25,13 @@ import {
 } from "../../src/catalog/search-tables";
 import { forgetServedCatalog } from "../../src/catalog/served-cache";
 import { stockPartCount, stockPartValues } from "../../src/catalog/stock-parts";
+import { nextIoTurn } from "../../src/lib/io-turn";
 import type { ObjectStore } from "../shared/kernel";
 import { type JobRow, saveProblems, stage, stagedAfter, updateJob } from "./jobs-sql";
 
 const KV_CONCURRENCY = 32;
+/** Documents staged per transaction (stageAll). */
+const STAGE_BATCH = 2_000;
 
 /** What the steps work with: the object's env, store and the catalog namespace its tests may replace. */
 export interface LoadContext {
@@ -67,13 +70,7 @@ async function check(load: LoadContext, job: JobRow): Promise<void> {
     return deleteFile(load.env, job);
   }
   const keys = keysUnder(loadPrefix(job.id));
-  load.store.transaction((sql) =>
-    stage(
-      sql,
-      job.id,
-      mapped(catalog.source.items(), (i) => servedProduct(i.raw)),
-    ),
-  );
+  await stageAll(load, job.id, catalog.source.items());
   const parts = indexParts(catalog.index);
   // The stock map in parts (stock-parts.ts), sized from the variant count the switch reads back.
   const stock = stockPartValues(JSON.parse(catalog.stock), stockPartCount(catalog.variants));
@@ -181,6 +178,8 @@ async function* fileText(env: Env, job: JobRow): AsyncGenerator<string> {
     if (!object) throw new MissingPart(part);
     for await (const chunk of object.body as unknown as AsyncIterable<Uint8Array>) {
       yield decoder.decode(chunk, { stream: true });
+      // Parsing a chunk is all CPU: a turn between chunks lets the isolate's other requests in.
+      await nextIoTurn();
     }
   }
   yield decoder.decode();
@@ -192,8 +191,28 @@ class MissingPart extends Error {
   }
 }
 
-function* mapped<T, U>(items: Iterable<T>, map: (item: T) => U): Iterable<U> {
-  for (const item of items) yield map(item);
+/**
+ * The checked documents into the staging table, STAGE_BATCH to a transaction with a turn of
+ * the event loop between: one transaction of every product held the object (and, locally,
+ * every request the isolate serves) for the whole of it. The first batch clears what an
+ * earlier try of this step staged, and the phase moves on only after the last.
+ */
+async function stageAll(load: LoadContext, job: string, items: Iterable<{ raw: unknown }>): Promise<void> {
+  let seq = 0;
+  let batch: Array<{ id: string }> = [];
+  const flush = async () => {
+    const from = seq;
+    const docs = batch;
+    batch = [];
+    seq += docs.length;
+    load.store.transaction((sql) => stage(sql, job, docs, from));
+    await nextIoTurn();
+  };
+  for (const item of items) {
+    batch.push(servedProduct(item.raw));
+    if (batch.length === STAGE_BATCH) await flush();
+  }
+  await flush();
 }
 
 async function inGroups<T>(items: readonly T[], run: (item: T) => Promise<unknown>): Promise<void> {

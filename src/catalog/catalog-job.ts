@@ -10,6 +10,7 @@
  * keys are deleted a batch per alarm) → done. A step that fails is retried, then the job
  * pauses and the merchant resumes it from its cursor, or discards it.
  */
+import { nextIoTurn } from "../lib/io-turn";
 import { type ValidatedCatalog, validateSource } from "./catalog-load";
 import { csvSource, jsonSource } from "./catalog-source";
 import { readCatalogCsv } from "./csv-catalog";
@@ -98,9 +99,9 @@ export async function checkUpload(
   if (kind === "csv") {
     const csv = await readCatalogCsv(readCsvRecords(chunks), onRows, 5_000);
     onRows(csv.rows);
-    return validateSource(csvSource(csv), currency, () => {});
+    return validateSource(csvSource(csv), currency, () => {}, nextIoTurn);
   }
   let text = "";
   for await (const chunk of chunks) text += chunk;
-  return validateSource(jsonSource(text, currency), currency, () => {});
+  return validateSource(jsonSource(text, currency), currency, () => {}, nextIoTurn);
 }

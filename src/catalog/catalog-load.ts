@@ -11,7 +11,7 @@ import type { CatalogSource, ReadResult } from "./catalog-source";
 import { collect, retire, type VersionStores } from "./catalog-versions";
 import { type CatalogManifest, INDEX_PART_CHARS, KV_KEYS } from "./kv-layout";
 import { type CatalogProblem, CatalogValidator, type KvPair, servedProduct } from "./merchant-catalog";
-import { buildSearchIndex, type IndexableProduct } from "./search-index";
+import { SearchIndexBuilder } from "./search-index";
 import {
   createTablesSql,
   dropTablesSql,
@@ -61,38 +61,46 @@ export interface SearchStore {
 export type Progress = (message: string) => void;
 
 const PROGRESS_EVERY = 10_000;
+const PAUSE_EVERY = 1_000;
 /** Product documents per write: bounded memory, and well under the 10,000 of a remote bulk put. */
 export const WRITE_BATCH = 5_000;
 
 /** Validates a read source; `problems` is empty only for a catalog fit to load. */
-export function validateSource(read: ReadResult, currency: string, progress: Progress): ValidatedCatalog {
+export async function validateSource(
+  read: ReadResult,
+  currency: string,
+  progress: Progress,
+  /** Awaited every PAUSE_EVERY products: the console's load lets its isolate's other requests in. */
+  pause?: () => Promise<void>,
+): Promise<ValidatedCatalog> {
   const { source, problems } = read;
   const validator = new CatalogValidator(currency);
   const hash = createHash("sha256");
   const ids = new Set<string>();
+  const index = new SearchIndexBuilder();
   let products = 0;
   let variants = 0;
-  function* valid(): Generator<IndexableProduct> {
-    for (const item of source.items()) {
-      const result = validator.check(item.raw);
-      if (result.problems) {
-        for (const p of result.problems) problems.push({ where: item.where(p.variant), message: p.message });
-        continue;
-      }
-      const json = JSON.stringify(result.product);
-      hash.update(json);
-      ids.add(result.product.id);
-      products++;
-      variants += result.product.variants.length;
-      if (products % PROGRESS_EVERY === 0) progress(`validated ${products}/${source.products} products`);
-      yield result.product;
+  let seen = 0;
+  for (const item of source.items()) {
+    if (pause && ++seen % PAUSE_EVERY === 0) await pause();
+    const result = validator.check(item.raw);
+    if (result.problems) {
+      for (const p of result.problems) problems.push({ where: item.where(p.variant), message: p.message });
+      continue;
     }
+    const json = JSON.stringify(result.product);
+    hash.update(json);
+    ids.add(result.product.id);
+    products++;
+    variants += result.product.variants.length;
+    if (products % PROGRESS_EVERY === 0) progress(`validated ${products}/${source.products} products`);
+    index.add(result.product);
   }
-  const index = JSON.stringify(buildSearchIndex(valid()));
+  const indexJson = JSON.stringify(index.data());
   const stock = JSON.stringify(validator.stock);
   hash.update(stock);
   const version = hash.digest("hex").slice(0, 16);
-  return { source, problems, products, variants, version, index, stock, ids };
+  return { source, problems, products, variants, version, index: indexJson, stock, ids };
 }
 
 export interface LoadResult {

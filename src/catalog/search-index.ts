@@ -43,9 +43,19 @@ export interface IndexableProduct {
 
 /** Any iterable: the catalog loader streams products through without holding them all. */
 export function buildSearchIndex(products: Iterable<IndexableProduct>): SearchIndexData {
-  const terms = new Map<string, number[]>();
-  const docs: IndexDoc[] = [];
-  for (const product of products) {
+  const index = new SearchIndexBuilder();
+  for (const product of products) index.add(product);
+  return index.data();
+}
+
+/** The index a product at a time, so a loader can let other work in between (catalog-load.ts). */
+export class SearchIndexBuilder {
+  readonly #terms = new Map<string, number[]>();
+  readonly #docs: IndexDoc[] = [];
+
+  add(product: IndexableProduct): void {
+    const terms = this.#terms;
+    const docs = this.#docs;
     const docIndex = docs.length;
     const best = new Map<string, number>();
     const see = (text: string | undefined, tier: number) => {
@@ -79,7 +89,10 @@ export function buildSearchIndex(products: Iterable<IndexableProduct>): SearchIn
       ),
     });
   }
-  return { format: 1, docs, terms: Object.fromEntries(terms) };
+
+  data(): SearchIndexData {
+    return { format: 1, docs: this.#docs, terms: Object.fromEntries(this.#terms) };
+  }
 }
 
 function descriptionText(d: IndexableProduct["description"]): string | undefined {

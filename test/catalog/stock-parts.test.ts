@@ -56,7 +56,7 @@ const LIMIT = 16 * 1024;
 
 describe("the stock map in parts", () => {
   it("splits under the limit: every value of the version fits, and the levels read back exactly", async () => {
-    const catalog = validated();
+    const catalog = await validated();
     expect(catalog.problems).toEqual([]);
     const stock = JSON.parse(catalog.stock) as Record<string, number>;
     await writeCatalog(catalog, store, search, "USD", () => {}, { valueLimit: LIMIT, variantsPerStockPart: 32 });
@@ -88,7 +88,7 @@ describe("the stock map in parts", () => {
 
   it("a value over the limit fails the load clearly, before its switch", async () => {
     const before = await manifest();
-    const catalog = validated();
+    const catalog = await validated();
     // The default split puts the demo's whole stock map (~10 KB) in one part.
     await expect(writeCatalog(catalog, store, search, "USD", () => {}, { valueLimit: 4 * 1024 })).rejects.toThrow(
       /stock part 0 is \d+ bytes, over the 4096-byte limit of one KV value/,
