@@ -1,12 +1,17 @@
 /**
  * `npm start`'s flags (scripts/lib/start-flags.ts) and the readable request line it prints
- * (scripts/lib/serve-log.ts): the flags the README and the tests use are read as wrangler dev
+ * (scripts/lib/serve-log.ts) with its source-mapped stack frames: the flags the README and the tests use are read as wrangler dev
  * read them, and a wrangler dev flag npm start no longer runs is refused with the way to get
  * it, never silently dropped.
  */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { buildSync } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { CliError } from "../../scripts/lib/cli-error";
-import { readableRequest } from "../../scripts/lib/serve-log";
+import { readableRequest, sourceMapped } from "../../scripts/lib/serve-log";
 import { startFlags } from "../../scripts/lib/start-flags";
 
 describe("startFlags", () => {
@@ -76,5 +81,27 @@ describe("readableRequest", () => {
     expect(readableRequest(JSON.stringify({ log: "order", order_id: "o", event: "created" }))).toBeUndefined();
     expect(readableRequest('{"log":"request", broken')).toBeUndefined();
     expect(readableRequest("plain text")).toBeUndefined();
+  });
+});
+
+describe("sourceMapped", () => {
+  it("gives a minified bundle's stack frame its source file and line, and leaves other lines alone", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "ucp-serve-log-"));
+    try {
+      const source = path.join(dir, "src", "boom.ts");
+      mkdirSync(path.dirname(source));
+      writeFileSync(source, 'export const a = 1;\n\nexport function boom(): never {\n  throw new Error("boom");\n}\n');
+      const out = path.join(dir, "out", "index.js");
+      buildSync({ entryPoints: [source], outfile: out, bundle: true, format: "esm", minify: true, sourcemap: true });
+      const code = readFileSync(out, "utf8");
+      const column = code.indexOf("throw") + 1;
+      const frame = `    at boom (${pathToFileURL(out).href}:1:${column})`;
+      expect(sourceMapped(frame, dir)).toBe(`    at boom (${path.join("src", "boom.ts")}:4:3)`);
+      expect(sourceMapped("plain line", dir)).toBe("plain line");
+      const unmapped = `    at x (${pathToFileURL(path.join(dir, "none.js")).href}:1:1)`;
+      expect(sourceMapped(unmapped, dir)).toBe(unmapped);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
