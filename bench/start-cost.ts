@@ -2,11 +2,11 @@
  * What `npm start` costs beside the deployed bundle (issue 29 item 3), and what the local
  * runtime holds after the journeys (item 4):
  *
- *   node scripts/run.mjs bench/start-cost.ts bundle start "start --minify" ...
+ *   node scripts/run.mjs bench/start-cost.ts bundle start "start --inspector-port 9339" ...
  *
  * Each argument is one variant: `bundle` (the deployed bundle on Miniflare,
- * bench/purchase/serve-bundle.ts) or `start` followed by extra flags for `npm start` (passed
- * to wrangler dev; `env:NAME=value` words set an environment variable instead). Each runs on
+ * bench/purchase/serve-bundle.ts) or `start` followed by extra flags for `npm start` (its own,
+ * scripts/lib/start-flags.ts; `env:NAME=value` words set an environment variable instead). Each runs on
  * a fresh copy of one prepared state on tmpfs: warm-up, then the four-step journey with its
  * webhook (bench/purchase/drive.ts) at START29_CONCURRENCY (32) for START29_SECONDS (10).
  * Printed per variant: CPU ms per journey over the whole process group and per process
