@@ -73,6 +73,8 @@ try {
       } finally {
         await run.stop();
         rmSync(dir, { recursive: true, force: true });
+        // The server's log beside its state (stores.ts startBundle): tmpfs is memory.
+        rmSync(`${dir}.log`, { force: true });
       }
     }
   }
