@@ -14,6 +14,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { Log, LogLevel, Miniflare } from "miniflare";
+import { useLocalWorkerd } from "./lib/local-workerd";
 import { printRuntimeOutput } from "./lib/serve-log";
 import type { ServerOptions } from "./lib/start-server";
 
@@ -26,6 +27,8 @@ const prepared = spawnSync(
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);
 const options = JSON.parse(String(prepared.output[3])) as ServerOptions;
 
+// SQLite's larger heap: thousands of objects share this one workerd (scripts/lib/local-workerd.ts).
+useLocalWorkerd(root);
 const mf = new Miniflare({
   ...options,
   log: new Log(LogLevel.WARN),

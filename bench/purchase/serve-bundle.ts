@@ -13,6 +13,7 @@ import path from "node:path";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { devVars } from "../../scripts/lib/dev-launch";
+import { useLocalWorkerd } from "../../scripts/lib/local-workerd";
 import { projectRoot } from "./root";
 
 const [bundle, state, port, inspectorPort] = process.argv.slice(2);
@@ -24,6 +25,8 @@ const origin = `http://127.0.0.1:${port}`;
 const { workerOptions } = unstable_getMiniflareWorkerOptions(toml);
 // The assets layer serves discovery and static files; the journeys reach only the Worker.
 const { assets: _assets, ...options } = workerOptions as typeof workerOptions & { assets?: unknown };
+// As `npm start` runs it: SQLite's larger heap for the one workerd's thousands of objects.
+useLocalWorkerd(root);
 const mf = new Miniflare({
   ...options,
   name: "ucp-worker",
