@@ -30,6 +30,8 @@ const defaultGates = (env: NodeJS.ProcessEnv) =>
  */
 export function useLocalWorkerd(root: string, gateList: readonly string[] = defaultGates(process.env)): void {
   const env = process.env;
+  // The wrapper is a bash script; on Windows workerd keeps its default limit.
+  if (process.platform === "win32") return;
   const wrapper = path.join(root, "scripts", "workerd-autogates");
   if (env.MINIFLARE_WORKERD_PATH === wrapper) return;
   env.UCP_WORKERD_BIN = realWorkerd(env);
