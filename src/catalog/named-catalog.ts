@@ -10,7 +10,7 @@ import type { Product } from "../../schemas/ucp/product";
 import { catalogSnapshot, getProducts } from "./kv-catalog";
 import type { CatalogManifest } from "./kv-layout";
 import type { HydratedIndex } from "./search-engine";
-import { servedManifest, servedSnapshot } from "./search-served";
+import { servedManifest, servedNamedCatalog } from "./search-served";
 
 export interface NamedCatalog {
   readonly manifest: CatalogManifest;
@@ -26,8 +26,8 @@ export async function namedCatalog(
   now: number,
   ids: readonly string[],
 ): Promise<NamedCatalog | null> {
-  const partial = await servedSnapshot(env.CATALOG, env.CATALOG_DB, now, ids);
-  if (partial) return partial;
+  const named = await servedNamedCatalog(env.CATALOG, env.CATALOG_DB, now, ids);
+  if (named) return named;
   const snapshot = await catalogSnapshot(env.CATALOG, now);
   return snapshot && { ...snapshot, documents: (docIds) => getProducts(env.CATALOG, docIds) };
 }

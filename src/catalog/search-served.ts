@@ -13,6 +13,8 @@ import { type PartialSnapshot, partialSnapshot } from "./catalog-d1";
 import { catalogKeys } from "./catalog-keys";
 import { encodeCursor } from "./cursor";
 import { type CatalogManifest, KV_KEYS } from "./kv-layout";
+import type { NamedCatalog } from "./named-catalog";
+import { namedIndex } from "./named-index";
 import { withVariants } from "./product-view";
 import type { SearchPage, SearchPlan } from "./search";
 import { searchD1 } from "./search-d1";
@@ -89,6 +91,31 @@ export async function servedSnapshot(
     if (!manifest || !key) return undefined;
     try {
       return await partialSnapshot(db, { ...manifest, search: key }, ids, (docIds) => productsOf(kv, manifest, docIds));
+    } catch (e) {
+      if (attempt > 0 || !/no such table/.test(String(e))) throw e;
+      manifestCache = undefined;
+    }
+  }
+}
+
+/**
+ * namedCatalog's view of a D1 catalog: the named products' index entries (kept per isolate,
+ * named-index.ts) and their documents; undefined: the KV index serves. Retried once on
+ * dropped tables, as servedSnapshot is.
+ */
+export async function servedNamedCatalog(
+  kv: KVNamespace,
+  db: D1Database,
+  now: number,
+  ids: readonly string[],
+): Promise<NamedCatalog | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    const manifest = await servedManifest(kv, now);
+    const key = manifest?.search;
+    if (!manifest || !key) return undefined;
+    try {
+      const index = await namedIndex(db, { ...manifest, search: key }, ids);
+      return { manifest, index, documents: (docIds) => productsOf(kv, manifest, docIds) };
     } catch (e) {
       if (attempt > 0 || !/no such table/.test(String(e))) throw e;
       manifestCache = undefined;

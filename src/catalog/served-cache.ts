@@ -5,9 +5,12 @@
  * read the manifest cache) on the old catalog while the index had moved on (issue 28).
  */
 import { resetCatalogCache } from "./kv-catalog";
+import { forgetNamedIndexes } from "./named-index";
 import { forgetServedManifest } from "./search-served";
 
 export function forgetServedCatalog(): void {
   resetCatalogCache();
   forgetServedManifest();
+  // Keyed by the tables' key, so never wrong after a switch; only dead weight.
+  forgetNamedIndexes();
 }
