@@ -31,6 +31,9 @@ const options = JSON.parse(String(prepared.output[3])) as ServerOptions;
 useLocalWorkerd(root);
 const mf = new Miniflare({
   ...options,
+  // A placeholder Request.cf, as wrangler dev gave `npm start` (CLOUDFLARE_CF_FETCH_ENABLED=false):
+  // no fetch of Cloudflare's at each start, and no stack trace when offline.
+  cf: false,
   log: new Log(LogLevel.WARN),
   handleRuntimeStdio: printRuntimeOutput,
 } as ConstructorParameters<typeof Miniflare>[0]);

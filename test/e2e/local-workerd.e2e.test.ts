@@ -13,7 +13,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 let server: LocalServer | undefined;
 
 beforeAll(async () => {
-  server = await startServer();
+  // As a user's shell has it: the helper's CLOUDFLARE_CF_FETCH_ENABLED=false would hide a fetch.
+  server = await startServer({ env: { CLOUDFLARE_CF_FETCH_ENABLED: "" } });
 });
 
 afterAll(async () => {
@@ -54,5 +55,10 @@ describe.skipIf(!existsSync("/proc/self/environ"))("npm start's workerd", () => 
     );
     expect(env.MINIFLARE_WORKERD_PATH).toBe(path.join(root, "scripts", "workerd-autogates"));
     expect(env.UCP_WORKERD_AUTOGATES).toBe("workerd-autogate-increase-sqlite-hard-heap-limit");
+  });
+
+  it("asks Cloudflare for no Request.cf object at start (offline it printed a warning and a stack)", () => {
+    if (!server) throw new Error("the local server did not start");
+    expect(server.log()).not.toContain("Request.cf");
   });
 });
