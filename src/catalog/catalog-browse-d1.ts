@@ -8,7 +8,8 @@
  */
 import { unavailableUnlessCorrupt } from "../lib/storage-unavailable";
 import type { BrowsePage } from "./catalog-browse";
-import type { IndexDoc, IndexVariant } from "./search-index";
+import { type IndexRow, indexDocsByDoc } from "./d1-index-rows";
+import type { IndexDoc } from "./search-index";
 import { searchTable } from "./search-tables";
 import { ftsTerm } from "./search-words";
 import { tokenize } from "./text";
@@ -16,17 +17,6 @@ import { tokenize } from "./text";
 const MAX_MATCHES = 10_000;
 /** D1 not answering is the catalog being unavailable (503), as a failed KV read is. */
 const failed = unavailableUnlessCorrupt("catalog");
-
-type Row = {
-  doc: number;
-  id: string;
-  handle: string | null;
-  cats: string;
-  vid: string;
-  sku: string | null;
-  price: number;
-  available: number;
-};
 
 export async function browseCatalogD1(
   db: D1Database,
@@ -91,17 +81,9 @@ async function docsOf(db: D1Database, key: string, docs: readonly number[]): Pro
          WHERE d.doc IN (SELECT value FROM json_each(?1)) ORDER BY d.doc, x.pos`,
       )
       .bind(JSON.stringify(docs))
-      .all<Row>()
+      .all<IndexRow>()
       .catch(failed)
   ).results;
-  const byDoc = new Map<number, IndexDoc & { v: IndexVariant[] }>();
-  for (const r of rows) {
-    let doc = byDoc.get(r.doc);
-    if (!doc) {
-      doc = { id: r.id, ...(r.handle ? { h: r.handle } : {}), cats: JSON.parse(r.cats) as string[], v: [] };
-      byDoc.set(r.doc, doc);
-    }
-    doc.v.push([r.vid, r.sku, r.price, r.available === 1 ? 1 : 0]);
-  }
+  const byDoc = indexDocsByDoc(rows);
   return docs.flatMap((n) => byDoc.get(n) ?? []);
 }

@@ -7,9 +7,9 @@
 import type { Product } from "../../schemas/ucp/product";
 import { unavailableUnlessCorrupt } from "../lib/storage-unavailable";
 import type { LiveSnapshot } from "./availability";
+import { type IndexRow, indexDocsByDoc, namedHitsSql } from "./d1-index-rows";
 import type { CatalogManifest } from "./kv-layout";
 import { hydrate } from "./search-engine";
-import type { IndexDoc, IndexVariant } from "./search-index";
 import { searchTable } from "./search-tables";
 import { stockVersion } from "./stock-keys";
 
@@ -18,17 +18,7 @@ export interface PartialSnapshot extends LiveSnapshot {
   readonly documents: (ids: readonly string[]) => Promise<Map<string, Product>>;
 }
 
-type Row = {
-  doc: number;
-  id: string;
-  handle: string | null;
-  cats: string;
-  vid: string;
-  sku: string | null;
-  price: number;
-  available: number;
-  s: string | null;
-};
+type Row = IndexRow & { s: string | null };
 
 export async function partialSnapshot(
   db: D1Database,
@@ -44,11 +34,7 @@ export async function partialSnapshot(
   const rows = (
     await db
       .prepare(
-        `WITH hit AS (
-          SELECT d.doc FROM json_each(?1) j JOIN ${d} d ON d.id = j.value
-          UNION SELECT d.doc FROM json_each(?1) j JOIN ${d} d ON d.handle = j.value
-          UNION SELECT x.doc FROM json_each(?1) j JOIN ${v} x ON x.id = j.value
-          UNION SELECT x.doc FROM json_each(?1) j JOIN ${v} x ON x.sku = j.value)
+        `${namedHitsSql(d, v)}
         SELECT d.doc, d.id, d.handle, d.cats, x.id AS vid, x.sku, x.price,
           CASE WHEN l.v >= ?2 AND l.s = 'sold_out' THEN 0 WHEN l.v >= ?2 AND l.s = 'restocked' THEN 1 ELSE x.available END AS available,
           CASE WHEN l.v >= ?2 THEN l.s END AS s
@@ -60,22 +46,10 @@ export async function partialSnapshot(
       .all<Row>()
       .catch(unavailableUnlessCorrupt("catalog"))
   ).results;
-  const docs: IndexDoc[] = [];
+  const docs = [...indexDocsByDoc(rows).values()];
   const soldOut = new Set<string>();
   const restocked = new Set<string>();
-  let last: { doc: number; index: IndexDoc & { v: IndexVariant[] } } | undefined;
   for (const r of rows) {
-    if (!last || last.doc !== r.doc) {
-      const index = {
-        id: r.id,
-        ...(r.handle ? { h: r.handle } : {}),
-        cats: JSON.parse(r.cats) as string[],
-        v: [] as IndexVariant[],
-      };
-      docs.push(index);
-      last = { doc: r.doc, index };
-    }
-    last.index.v.push([r.vid, r.sku, r.price, r.available === 1 ? 1 : 0]);
     if (r.s === "sold_out") soldOut.add(r.vid);
     if (r.s === "restocked") restocked.add(r.vid);
   }

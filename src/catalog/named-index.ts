@@ -9,25 +9,14 @@
  */
 import { Lru } from "../lib/lru";
 import { unavailableUnlessCorrupt } from "../lib/storage-unavailable";
+import { type IndexRow, indexDocsByDoc, namedHitsSql } from "./d1-index-rows";
 import type { CatalogManifest } from "./kv-layout";
 import { type HydratedIndex, hydrate } from "./search-engine";
-import type { IndexDoc, IndexVariant } from "./search-index";
 import { searchTable } from "./search-tables";
 
 /** A few hundred bytes each: the products of one request's lines. */
 const ENTRIES = 1_000;
 const cache = new Lru<string, HydratedIndex>(ENTRIES);
-
-type Row = {
-  doc: number;
-  id: string;
-  handle: string | null;
-  cats: string;
-  vid: string;
-  sku: string | null;
-  price: number;
-  available: number;
-};
 
 /**
  * Every product any id names (as product id, handle, variant id or SKU), with all its
@@ -48,28 +37,16 @@ export async function namedIndex(
   const rows = (
     await db
       .prepare(
-        `WITH hit AS (
-          SELECT d.doc FROM json_each(?1) j JOIN ${d} d ON d.id = j.value
-          UNION SELECT d.doc FROM json_each(?1) j JOIN ${d} d ON d.handle = j.value
-          UNION SELECT x.doc FROM json_each(?1) j JOIN ${v} x ON x.id = j.value
-          UNION SELECT x.doc FROM json_each(?1) j JOIN ${v} x ON x.sku = j.value)
+        `${namedHitsSql(d, v)}
         SELECT d.doc, d.id, d.handle, d.cats, x.id AS vid, x.sku, x.price, x.available
         FROM hit JOIN ${d} d ON d.doc = hit.doc JOIN ${v} x ON x.doc = d.doc
         ORDER BY d.doc, x.pos`,
       )
       .bind(wanted)
-      .all<Row>()
+      .all<IndexRow>()
       .catch(unavailableUnlessCorrupt("catalog"))
   ).results;
-  const docs: IndexDoc[] = [];
-  let last: { doc: number; v: IndexVariant[] } | undefined;
-  for (const r of rows) {
-    if (last?.doc !== r.doc) {
-      last = { doc: r.doc, v: [] };
-      docs.push({ id: r.id, ...(r.handle ? { h: r.handle } : {}), cats: JSON.parse(r.cats) as string[], v: last.v });
-    }
-    last.v.push([r.vid, r.sku, r.price, r.available === 1 ? 1 : 0]);
-  }
+  const docs = [...indexDocsByDoc(rows).values()];
   return cache.set(key, hydrate({ format: 1, docs, terms: {} }));
 }
 
