@@ -13,32 +13,21 @@
  * (SQLite per object, the allocator's free pages).
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildBundle, bundleFile } from "./bundle";
 import { openInspector } from "./inspector";
-import { drive, OURS, type Target } from "./purchase/drive";
+import { drive, type Target } from "./purchase/drive";
 import { startPlatform } from "./purchase/platform";
 import { groupProcesses, loadAverage } from "./purchase/proc";
 import { projectRoot } from "./purchase/root";
-import { freshCopy, prepareState, startBundle } from "./purchase/stores";
+import { freePort, freshCopy, ourTarget, prepareState, startBundle } from "./purchase/stores";
 
 const root = projectRoot();
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const seconds = env("MEMORY29_SECONDS", 20);
 const idle = env("MEMORY29_IDLE_SECONDS", 30);
 const concurrency = env("MEMORY29_CONCURRENCY", 32);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Snapshot {
   snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
@@ -83,15 +72,7 @@ try {
   const dir = freshCopy(state, "/dev/shm");
   const inspectorPort = await freePort();
   const run = await startBundle(bundle, dir, await freePort(), inspectorPort);
-  const target: Target = {
-    origin: run.origin,
-    dialect: OURS,
-    productIds: state.productIds,
-    headers: (n) => ({
-      authorization: `Bearer ${state.apiKeys[n]}`,
-      "ucp-agent": `profile="${platform.profileUrl(n)}"`,
-    }),
-  };
+  const target: Target = ourTarget(state, platform, run.origin);
   const workerdRss = () =>
     groupProcesses(run.group)
       .filter((p) => p.rssBytes > 100e6)

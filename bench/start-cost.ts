@@ -14,16 +14,17 @@
  * load average beside each figure (the machine is shared).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildBundle, bundleFile } from "./bundle";
-import { drive, OURS, type Target } from "./purchase/drive";
+import { drive, type Target } from "./purchase/drive";
 import { startPlatform } from "./purchase/platform";
 import { groupProcesses, loadAverage } from "./purchase/proc";
 import { projectRoot } from "./purchase/root";
 import {
+  freePort,
   freshCopy,
+  ourTarget,
   prepareState,
   type Running,
   spawnGroup,
@@ -38,16 +39,6 @@ const seconds = env("START29_SECONDS", 10);
 const warmup = env("START29_WARMUP_SECONDS", 3);
 const concurrency = env("START29_CONCURRENCY", 32);
 const sampleSeconds = env("START29_SAMPLE_SECONDS", 5);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** `npm start` with `extra` flags (and env:NAME=value settings), as bench/purchase/stores.ts runs it. */
 async function startVariant(state: string, port: number, extra: readonly string[]): Promise<Running> {
@@ -96,15 +87,7 @@ try {
       ? bundleFile(process.env.BENCH_BUNDLE)
       : buildBundle(root, path.join(temp, "bundle")).file
     : "";
-  const target = (origin: string): Target => ({
-    origin,
-    dialect: OURS,
-    productIds: state.productIds,
-    headers: (n) => ({
-      authorization: `Bearer ${state.apiKeys[n]}`,
-      "ucp-agent": `profile="${platform.profileUrl(n)}"`,
-    }),
-  });
+  const target = (origin: string): Target => ourTarget(state, platform, origin);
   for (const variant of variants) {
     const [kind, ...extra] = variant.split(" ").filter(Boolean);
     const dir = freshCopy(state, "/dev/shm");

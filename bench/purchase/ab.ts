@@ -10,14 +10,13 @@
  * per-platform limit, and below the open-object count at which local SQLite runs out).
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { bundleFile } from "../bundle";
-import { drive, OURS, type Target } from "./drive";
+import { drive, type Target } from "./drive";
 import { startPlatform } from "./platform";
 import { groupCpuSeconds, loadAverage } from "./proc";
-import { freshCopy, prepareState, startBundle } from "./stores";
+import { freePort, freshCopy, ourTarget, prepareState, startBundle } from "./stores";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const seconds = env("AB29_SECONDS", 10);
@@ -25,16 +24,6 @@ const rounds = env("AB29_ROUNDS", 4);
 const concurrency = env("AB29_CONCURRENCY", 16);
 const bundles = process.argv.slice(2);
 if (bundles.length < 2) throw new Error("usage: bench/purchase/ab.ts <bundle dir> <bundle dir> ...");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
 const temp = mkdtempSync(path.join(tmpdir(), "ucp-ab29-"));
@@ -47,15 +36,7 @@ try {
     temp,
     Array.from({ length: concurrency }, (_, n) => platform.profileUrl(n)),
   );
-  const target = (origin: string): Target => ({
-    origin,
-    dialect: OURS,
-    productIds: state.productIds,
-    headers: (n) => ({
-      authorization: `Bearer ${state.apiKeys[n]}`,
-      "ucp-agent": `profile="${platform.profileUrl(n)}"`,
-    }),
-  });
+  const target = (origin: string): Target => ourTarget(state, platform, origin);
   for (let round = 1; round <= rounds; round++) {
     for (const b of round % 2 === 1 ? bundles : [...bundles].reverse()) {
       const dir = freshCopy(state, "/dev/shm");

@@ -14,16 +14,15 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildBundle, bundleFile } from "../bundle";
 import { type CpuProfile, openProfiler } from "../profile-cdp";
-import { drive, OURS, STEPS, type Target } from "./drive";
+import { drive, STEPS, type Target } from "./drive";
 import { startPlatform } from "./platform";
 import { groupCpuSeconds, loadAverage } from "./proc";
 import { projectRoot } from "./root";
-import { freshCopy, prepareState, startBundle } from "./stores";
+import { freePort, freshCopy, ourTarget, prepareState, startBundle } from "./stores";
 
 const root = projectRoot();
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -31,16 +30,6 @@ const seconds = env("PROFILE29_SECONDS", 10);
 const rounds = env("PROFILE29_ROUNDS", 2);
 // Enough platforms that none reaches wrangler.toml's per-platform limit (3,000 requests a minute).
 const concurrency = env("PROFILE29_CONCURRENCY", 16);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A source path as the report names it: from src/ or durable-objects/, or the package. */
 export function sourceName(source: string): string {
@@ -154,15 +143,7 @@ try {
   const bundle = process.env.BENCH_BUNDLE
     ? bundleFile(process.env.BENCH_BUNDLE)
     : buildBundle(root, path.join(temp, "bundle")).file;
-  const target = (origin: string): Target => ({
-    origin,
-    dialect: OURS,
-    productIds: state.productIds,
-    headers: (n) => ({
-      authorization: `Bearer ${state.apiKeys[n]}`,
-      "ucp-agent": `profile="${platform.profileUrl(n)}"`,
-    }),
-  });
+  const target = (origin: string): Target => ourTarget(state, platform, origin);
   const perSteps = new Map<number, number[]>(STEPS.map((_, k) => [k + 1, []]));
   for (let round = 1; round <= rounds; round++) {
     for (let steps = 1; steps <= STEPS.length; steps++) {

@@ -11,17 +11,25 @@
  * reference's row says how to get it), BENCH_BUNDLE (a built bundle directory).
  */
 import { mkdtempSync, rmSync, statfsSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildBundle, bundleFile } from "../bundle";
-import { drive, latencies, OURS, REFERENCE, type Target } from "./drive";
+import { drive, latencies, REFERENCE, type Target } from "./drive";
 import { startPlatform } from "./platform";
 import { groupCpuSeconds, groupRssBytes, loadAverage } from "./proc";
 import { prepareReference, type Reference, startReference } from "./reference";
 import { markdownTable, type RoundResult, SERVER_LABEL, type ServerKind, type StateKind } from "./report";
 import { projectRoot } from "./root";
-import { freshCopy, type OurState, prepareState, type Running, startBundle, startNpmStart } from "./stores";
+import {
+  freePort,
+  freshCopy,
+  type OurState,
+  ourTarget,
+  prepareState,
+  type Running,
+  startBundle,
+  startNpmStart,
+} from "./stores";
 
 const root = projectRoot();
 const TMPFS_MAGIC = 0x01021994;
@@ -78,17 +86,6 @@ function stateDirs(): Record<StateKind, string> {
   if (!isTmpfs(tmpfs)) throw new Error(`${tmpfs} is not a tmpfs (BENCH29_TMPFS_DIR)`);
   if (isTmpfs(disk)) throw new Error(`${disk} is a tmpfs, not a disk (BENCH29_DISK_DIR)`);
   return { tmpfs, disk };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -157,15 +154,7 @@ export async function benchPurchase(
       const run = server === "bundle" ? await startBundle(bundle as string, dir, port) : await startNpmStart(dir, port);
       return {
         run,
-        target: {
-          origin: run.origin,
-          dialect: OURS,
-          productIds: state0.productIds,
-          headers: (n) => ({
-            authorization: `Bearer ${state0.apiKeys[n]}`,
-            "ucp-agent": `profile="${platform.profileUrl(n)}"`,
-          }),
-        },
+        target: ourTarget(state0, platform, run.origin),
         cleanup: () => {
           rmSync(dir, { recursive: true, force: true });
           rmSync(`${dir}.log`, { force: true });

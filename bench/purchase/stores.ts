@@ -7,12 +7,15 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { Miniflare } from "miniflare";
 import { validateCatalogFile, withStores, writeCatalog } from "../../scripts/lib/load";
 import { readWranglerConfig } from "../../scripts/lib/wrangler-config";
 import { type AuthKv, createApiKey } from "../../src/auth/api-keys";
 import { QUIET_ENV } from "../bundle";
+import { OURS, type Target } from "./drive";
+import type { Platform } from "./platform";
 import { projectRoot } from "./root";
 
 const root = projectRoot();
@@ -219,4 +222,29 @@ export async function startBundle(
     await new Promise((r) => setTimeout(r, 100));
   }
   return { origin, group: child.pid as number, stop: () => stopGroup(child) };
+}
+
+/** The purchase driver's target for our store at `origin`: client n is platform n, with its own API key. */
+export function ourTarget(state: OurState, platform: Platform, origin: string): Target {
+  return {
+    origin,
+    dialect: OURS,
+    productIds: state.productIds,
+    headers: (n) => ({
+      authorization: `Bearer ${state.apiKeys[n]}`,
+      "ucp-agent": `profile="${platform.profileUrl(n)}"`,
+    }),
+  };
+}
+
+/** A port free on 127.0.0.1 at the moment of asking. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
