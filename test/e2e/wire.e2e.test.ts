@@ -34,6 +34,13 @@ function send(
 ): Promise<Answer> {
   const { port } = new URL(server?.baseUrl ?? "");
   return new Promise((resolve, reject) => {
+    // Done once the request is closed, not at the response's end: the server answers a big
+    // body only after reading its last byte, but Node can read that answer before it runs the
+    // write's completion (seen under load), and then frees the socket only at the request's
+    // 'finish'. A next request sent in between waits in the agent's queue and gets this same
+    // socket with reusedSocket false. 'close' comes right before the socket goes back to the
+    // agent (or after it closed), so the next request takes it from the free pool or opens a new one.
+    let answer: Answer | undefined;
     const req = http.request(
       {
         host: "127.0.0.1",
@@ -47,17 +54,18 @@ function send(
         const localPort = res.socket?.localPort;
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({
+        res.on("end", () => {
+          answer = {
             status: res.statusCode ?? 0,
             body: Buffer.concat(chunks).toString("utf8"),
             reusedSocket: req.reusedSocket,
             localPort,
             headers: res.headers,
-          }),
-        );
+          };
+        });
       },
     );
+    req.on("close", () => (answer ? resolve(answer) : reject(new Error("closed before the answer ended"))));
     req.on("error", reject);
     req.end(init.body);
   });
