@@ -14,9 +14,11 @@ import {
   type CompletionAttempt,
   compensate,
   driveAttempt,
+  type OrderPort,
   RECOVERY_AFTER_MS,
 } from "../src/checkout/completion-steps";
 import { merchantConfig } from "../src/config";
+import { callObject } from "../src/lib/object-call";
 import { ORDER_NUMBERS_NAME } from "../src/order/order-number";
 import type { Authentication } from "../src/payment/processor";
 import { processorFor } from "../src/payment/store-processor";
@@ -60,6 +62,8 @@ export class CompletionAttempts {
     private readonly env: Env,
     /** The checkout's store: progress and postponements are its transactions. */
     private readonly store: ObjectStore,
+    /** The order this session places, kept in this same object (order/order-book.ts). */
+    private readonly orders: OrderPort,
   ) {}
 
   /** Waits until no attempt runs in this instance (a concurrent request, the alarm). */
@@ -88,6 +92,7 @@ export class CompletionAttempts {
       ...(source.authentication ? { authentication: source.authentication } : {}),
       startedBy: source.startedBy,
       ...(source.paymentActions ? { paymentActions: source.paymentActions } : {}),
+      orderHome: "checkout",
       startedAt: now,
       deadline: now + RECOVERY_AFTER_MS,
       progress: {},
@@ -165,7 +170,15 @@ export class CompletionAttempts {
         this.env,
         attempt.lines.map((l) => l.variantId),
       ),
-      order: (orderId) => this.env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>,
+      // An attempt a build before issue 29 started places its order where that build would have.
+      // Here: a plain call (nothing to retry); an object of its own: a call to retry (callObject).
+      order:
+        attempt.orderHome === "checkout"
+          ? () => this.orders
+          : (orderId) => ({
+              create: (order) =>
+                callObject(() => (this.env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>).create(order)),
+            }),
       numbers: {
         allocate: (orderId) =>
           this.env.ORDER_INDEX.getByName(ORDER_NUMBERS_NAME).allocateNumber(orderId, config.orderNumberStart),

@@ -6,7 +6,8 @@
  * (transaction); its alarm resumes or undoes an abandoned attempt. A charge that asks the
  * buyer to verify (3-D Secure) leaves a payment verification the buyer answers on the
  * challenge page (checkout-verification.ts). Replies are values; nothing is thrown for a
- * domain outcome.
+ * domain outcome. The order a completion places lives here too (order/order-book.ts, its
+ * methods `order*` below): one new object per purchase, not two (issue 29).
  */
 import { DurableObject } from "cloudflare:workers";
 import type { CheckoutComplete, PaymentInstrument } from "../schemas/ucp/checkout";
@@ -23,7 +24,10 @@ import type { CompletionAttempt } from "../src/checkout/completion-steps";
 import { type CheckoutBase, type CheckoutInput, computeCheckout, saveInstrument } from "../src/checkout/compute";
 import { commerceConfig } from "../src/checkout/merchant-commerce";
 import { awaitsBuyer, challengeActions, decideVerification } from "../src/checkout/payment-verification";
+import type { AdjustmentInput, FulfillmentEventInput } from "../src/order/order-input";
+import type { ProcessorEventInput } from "../src/order/processor-events";
 import { embeddingFor } from "../src/ucp/embedded";
+import { clearSession } from "./checkout/clear-session";
 import { closedFor, EXPIRED, IN_PROGRESS } from "./checkout/messages";
 import { type AttemptSource, CompletionAttempts, RECOVERY_RETRY_MS } from "./checkout-completion";
 import {
@@ -35,6 +39,7 @@ import {
   VERIFICATION_SCHEMA,
   verificationView,
 } from "./checkout-verification";
+import { ORDER_TABLES, OrderBook, type OrderChange } from "./order/order-book";
 import { ATTEMPT_SCHEMA } from "./shared/completion-attempt";
 import { type IdempotencyInput, LEDGER_SCHEMA, ledgerDeadline, pruneLedger } from "./shared/idempotency";
 import { type MutationOptions, ObjectStore, tables } from "./shared/kernel";
@@ -57,6 +62,7 @@ const MIGRATIONS = [
     ATTEMPT_SCHEMA,
     VERIFICATION_SCHEMA,
   ]),
+  tables(2, "the order the session places (order/order-book.ts)", ORDER_TABLES),
 ];
 /** The states update may change; complete_in_progress is frozen, the rest are closed. */
 const EDITABLE = new Set<CheckoutState["status"]>(["incomplete", "ready_for_complete", "requires_escalation"]);
@@ -100,7 +106,13 @@ export interface CompletionCommand extends CheckoutView, AttemptSource {
 
 export class CheckoutObject extends DurableObject<Env> {
   readonly #store = new ObjectStore(this.ctx.storage, MIGRATIONS);
-  readonly #completion = new CompletionAttempts(this.ctx, this.env, this.#store);
+  readonly #book: OrderBook = new OrderBook({
+    ctx: this.ctx,
+    env: this.env,
+    store: this.#store,
+    arm: () => this.#arm(),
+  });
+  readonly #completion = new CompletionAttempts(this.ctx, this.env, this.#store, this.#book);
   /** The alarm time this instance last set, so an unchanged deadline is not set again. */
   #armed: number | undefined;
   /**
@@ -243,6 +255,48 @@ export class CheckoutObject extends DurableObject<Env> {
     return reply;
   }
 
+  // The order this session placed, for the Worker (src/order/order-stub.ts): as OrderObject's methods.
+
+  async orderRead(owner: string, envelope: unknown, handoff = false) {
+    return this.#book.read(owner, envelope, handoff);
+  }
+
+  async orderConfirmationEmail() {
+    return this.#book.confirmationEmail();
+  }
+
+  async orderIndexState() {
+    return this.#book.indexState();
+  }
+
+  async orderRecordEvent(change: OrderChange<FulfillmentEventInput>) {
+    return this.#book.recordEvent(change);
+  }
+
+  async orderRecordAdjustment(change: OrderChange<AdjustmentInput>) {
+    return this.#book.recordAdjustment(change);
+  }
+
+  async orderRecordProcessorEvent(change: OrderChange<ProcessorEventInput>) {
+    return this.#book.recordProcessorEvent(change);
+  }
+
+  async orderWebhooks() {
+    return this.#book.webhooks();
+  }
+
+  async orderMerchantView(envelope: unknown) {
+    return this.#book.merchantView(envelope);
+  }
+
+  async orderRetryWebhooks() {
+    return this.#book.retryWebhooks();
+  }
+
+  async orderOutbox() {
+    return this.#book.outbox();
+  }
+
   /**
    * Recovers an abandoned completion at its deadline, cancels an expired open session (after
    * a recovery, in the same run: a stranded session expires and its stock is back), and
@@ -269,10 +323,17 @@ export class CheckoutObject extends DurableObject<Env> {
     });
     const checkout = this.#stored();
     if (checkout && TERMINAL.has(checkout.status) && now >= checkout.expires_at + CLOSED_RETENTION_MS) {
-      await this.#store.deleteAll();
-      this.#armed = undefined;
-      return;
+      if (checkout.order) {
+        // The order it placed stays (orders are kept); the session is gone as if never written.
+        this.#store.transaction((sql) => clearSession(sql));
+        this.#parsed = undefined;
+      } else {
+        await this.#store.deleteAll();
+        this.#armed = undefined;
+        return;
+      }
     }
+    await this.#book.alarm();
     await this.#arm(RECOVERY_RETRY_MS);
   }
 
@@ -361,6 +422,10 @@ export class CheckoutObject extends DurableObject<Env> {
       open && !attempt ? checkout.expires_at : undefined,
       checkout && !open ? checkout.expires_at + CLOSED_RETENTION_MS : undefined,
       ledgerDeadline(this.ctx.storage.sql),
+      // The order's work (only a session completing or completed, or cleared, can hold one).
+      !checkout || checkout.status === "completed" || checkout.status === "complete_in_progress"
+        ? this.#book.deadline()
+        : undefined,
     ].filter((d): d is number => d !== undefined);
     if (deadlines.length === 0) return;
     const at = Math.max(Math.min(...deadlines), Date.now() + floor);

@@ -9,6 +9,8 @@
  * wiped index comes back. Reads are synchronous SQL.
  */
 import { DurableObject } from "cloudflare:workers";
+import { merchantConfig } from "../src/config";
+import { orderHome } from "../src/lib/ids";
 import { ORDER_LOG_NAME, type OrderIndexEntry } from "../src/order/index-entry";
 import {
   fillDays,
@@ -193,6 +195,13 @@ export class OrderIndexObject extends DurableObject<Env> {
     return { running: row.done_at === null, ...row };
   }
 
+  /** An order's index state, from the object it lives in (its own, or its checkout's: src/tools/order-stub.ts). */
+  async #indexStateOf(orderId: string, secret: string) {
+    const home = await orderHome(secret, orderId);
+    if (home === "own") return this.env.ORDER.getByName(orderId).indexState();
+    return home ? this.env.CHECKOUT.getByName(home.checkout).orderIndexState() : undefined;
+  }
+
   /** One rebuild batch; re-armed until the log is through. Safe to run twice (upserts are versioned). */
   override async alarm(): Promise<void> {
     const sql = this.ctx.storage.sql;
@@ -208,7 +217,8 @@ export class OrderIndexObject extends DurableObject<Env> {
       ),
     );
     const ids = [...new Set(recorded.flat())].sort().slice(0, REBUILD_BATCH);
-    const pulled = await Promise.all(ids.map((id) => this.env.ORDER.getByName(id).indexState()));
+    const secret = merchantConfig(this.env).idSecret;
+    const pulled = await Promise.all(ids.map((id) => this.#indexStateOf(id, secret)));
     const found: IndexedVersion[] = [];
     for (const p of pulled) if (p) found.push({ entry: p.entry, version: p.version });
     this.upsertMany(found);

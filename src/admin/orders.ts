@@ -12,13 +12,14 @@ import type * as z from "zod";
 import type { ChangeReply, MerchantOrderView, OrderChange } from "../../durable-objects/order-object";
 import { merchantConfig } from "../config";
 import { jsonResponse } from "../lib/http";
-import { isIssuedId } from "../lib/ids";
+import { orderHome } from "../lib/ids";
 import { toJsonPath } from "../lib/json-path";
 import { callObject } from "../lib/object-call";
 import { ORDER_INDEX_NAME } from "../order/index-entry";
 import { type OrderListPage, parseListQuery, type QueryIssue } from "../order/index-query";
 import { ORDER_ONLY_ENVELOPE } from "../order/merchant-envelope";
 import { AdjustmentInputSchema, FulfillmentEventInputSchema } from "../order/order-input";
+import { type OrderStub, orderStub } from "../tools/order-stub";
 import { adminError } from "./api-error";
 import { adminLedgerEntry, idempotencyConflict, idempotencyKey } from "./idempotency-key";
 import { invalid, readJsonBody } from "./json-body";
@@ -47,7 +48,7 @@ export async function handleOrderAdmin(request: Request, env: AdminEnv, pathname
   const match = request.method === "POST" ? ROUTE.exec(pathname) : null;
   const [orderId, op] = [match?.[1], match?.[2]];
   if (!orderId || (op !== "events" && op !== "adjustments")) return noRoute(pathname);
-  if (!(await isIssuedId("ord", merchantConfig(env).idSecret, orderId))) return orderNotFound();
+  if (!(await orderHome(merchantConfig(env).idSecret, orderId))) return orderNotFound();
   const read = await readJsonBody(request, BODY_LIMIT);
   if (read instanceof Response) return read;
   const key = idempotencyKey(request);
@@ -64,8 +65,9 @@ async function handleOrderRead(env: AdminEnv, pathname: string, params: URLSearc
     return jsonResponse(await callObject(() => env.ORDER_INDEX.getByName(ORDER_INDEX_NAME).rebuildStatus()));
   const log = WEBHOOK_LOG.exec(pathname)?.[1];
   if (log) {
-    if (!(await isIssuedId("ord", merchantConfig(env).idSecret, log))) return orderNotFound();
-    return jsonResponse({ webhooks: await callObject(() => env.ORDER.getByName(log).webhooks()) });
+    const order = await orderStub(env, merchantConfig(env).idSecret, log);
+    if (!order) return orderNotFound();
+    return jsonResponse({ webhooks: await callObject(() => order.webhooks()) });
   }
   const one = ONE_ORDER.exec(pathname)?.[1];
   if (!one) return noRoute(pathname);
@@ -82,14 +84,16 @@ export async function listOrders(env: Env, params: URLSearchParams): Promise<Ord
 
 /** The order as the merchant sees it (buyer, platform, webhook log), or undefined when there is none. */
 export async function orderDetail(env: Env, orderId: string): Promise<MerchantOrderView | undefined> {
-  if (!(await isIssuedId("ord", merchantConfig(env).idSecret, orderId))) return undefined;
-  return callObject(() => env.ORDER.getByName(orderId).merchantView(ORDER_ONLY_ENVELOPE));
+  const order = await orderStub(env, merchantConfig(env).idSecret, orderId);
+  if (!order) return undefined;
+  return callObject(() => order.merchantView(ORDER_ONLY_ENVELOPE));
 }
 
 /** Sends the order's undelivered webhooks now; its delivery log after, or undefined when there is no order. */
 export async function retryWebhooks(env: Env, orderId: string) {
-  if (!(await isIssuedId("ord", merchantConfig(env).idSecret, orderId))) return undefined;
-  return callObject(() => env.ORDER.getByName(orderId).retryWebhooks());
+  const order = await orderStub(env, merchantConfig(env).idSecret, orderId);
+  if (!order) return undefined;
+  return callObject(() => order.retryWebhooks());
 }
 
 export function rebuildIndex(env: Env) {
@@ -107,15 +111,16 @@ export async function changeOrder(
   body: unknown,
   key: string | null,
 ): Promise<ChangeReply> {
-  if (!(await isIssuedId("ord", merchantConfig(env).idSecret, orderId))) return { kind: "not_found" };
+  const secret = merchantConfig(env).idSecret;
+  if (!(await orderHome(secret, orderId))) return { kind: "not_found" };
   // A new stub per try (callObject); each change is keyed, so a retry is as safe as the client's own.
-  const stub = () => env.ORDER.getByName(orderId);
+  const stub = async () => (await orderStub(env, secret, orderId)) as OrderStub;
   return op === "events"
     ? submit(FulfillmentEventInputSchema, body, { op, orderId, key }, (c) =>
-        callObject<ChangeReply>(async () => stub().recordEvent(c)),
+        callObject<ChangeReply>(async () => (await stub()).recordEvent(c)),
       )
     : submit(AdjustmentInputSchema, body, { op, orderId, key }, (c) =>
-        callObject<ChangeReply>(async () => stub().recordAdjustment(c)),
+        callObject<ChangeReply>(async () => (await stub()).recordAdjustment(c)),
       );
 }
 

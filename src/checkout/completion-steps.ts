@@ -11,7 +11,7 @@ import { stockLevels } from "../catalog/stock";
 import { stockVersion } from "../catalog/stock-keys";
 import type { MerchantConfig } from "../config";
 import { handoffUrl } from "../lib/handoff-token";
-import { derivedId } from "../lib/ids";
+import { derivedId, orderIdIn } from "../lib/ids";
 import { callObject } from "../lib/object-call";
 import { orderLabel } from "../order/order-number";
 import { type OrderState, orderFromCheckout } from "../order/order-state";
@@ -39,6 +39,12 @@ export interface CompletionAttempt {
   readonly webhookVersion?: string;
   /** The buyer's passed verification this attempt's charge carries (3-D Secure retried). */
   readonly authentication?: Authentication;
+  /**
+   * `checkout`: the order lives in this session's own object, under an id naming it
+   * (src/lib/ids.ts orderIdIn). Absent in attempts started before issue 29: an OrderObject
+   * of its own, under the id derived from owner and session, as that build began it.
+   */
+  readonly orderHome?: "checkout";
   /** Who sent the payment (absent in attempts stored before it was recorded: the platform). */
   readonly startedBy?: "buyer" | "platform";
   /**
@@ -187,7 +193,10 @@ async function reserve(
 
 async function placeOrder(attempt: CompletionAttempt, chargeId: string, ports: AttemptPorts, now: number) {
   const { config } = ports;
-  const orderId = await derivedId("ord", config.idSecret, attempt.owner, attempt.checkout.id);
+  const orderId =
+    attempt.orderHome === "checkout"
+      ? await orderIdIn(config.idSecret, attempt.checkout.id)
+      : await derivedId("ord", config.idSecret, attempt.owner, attempt.checkout.id);
   // The buyer's page carries a sealed token, never the API id (src/lib/handoff-token.ts).
   const permalink = await handoffUrl(config.origin, config.idSecret, "order", orderId, now);
   // Keyed by the order id: a replayed step (crash, retry, alarm) gets the number it was given.
@@ -204,8 +213,8 @@ async function placeOrder(attempt: CompletionAttempt, chargeId: string, ports: A
     number,
   };
   const order = orderFromCheckout(attempt.checkout, ids, attempt.owner, now);
-  // OrderObject.create keeps the first order for this id: a repeated step makes no second one.
-  await callObject(() => ports.order(orderId).create(order));
+  // The order's create keeps the first order for this id: a repeated step makes no second one.
+  await ports.order(orderId).create(order);
   return { id: orderId, permalink_url: permalink, label: orderLabel(number) };
 }
 

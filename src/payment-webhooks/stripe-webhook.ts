@@ -17,17 +17,17 @@
 import Stripe from "stripe";
 import type { CheckoutObject } from "../../durable-objects/checkout-object";
 import type { VerificationView } from "../../durable-objects/checkout-verification";
-import type { OrderObject } from "../../durable-objects/order-object";
 import type { Caller } from "../../durable-objects/shared/owner";
 import { type MerchantConfig, merchantConfig } from "../config";
 import { canonicalJson, sha256Hex } from "../lib/canonical-json";
 import { jsonResponse } from "../lib/http";
-import { isIssuedId } from "../lib/ids";
+import { isIssuedId, orderHome } from "../lib/ids";
 import type { RequestFacts } from "../lib/log";
 import { readCapped } from "../lib/read-capped";
 import { ORDER_ONLY_ENVELOPE } from "../order/merchant-envelope";
 import { type EventTarget, readStripeEvent, refundChange, type StripeEventFacts } from "../payment/stripe-events";
 import { ledgerEntry } from "../tools/object-reply";
+import { orderStub } from "../tools/order-stub";
 import { type PaymentIntentLookup, stripeLookup } from "./stripe-lookup";
 
 export const STRIPE_WEBHOOK_PATH = "/payments/stripe/webhook";
@@ -153,7 +153,9 @@ async function handle(
     key: `stripe-event:${read.id}`,
     hash: await sha256Hex(canonicalJson({ op: "stripe-event", id: orderId, payload: read.id })),
   };
-  const reply = await orderStub(env, orderId).recordProcessorEvent({
+  const order = await orderStub(env, config.idSecret, orderId);
+  if (!order) return unknown(plan.target, "no order for this payment");
+  const reply = await order.recordProcessorEvent({
     input: {
       eventId: read.id,
       eventType: read.type,
@@ -180,7 +182,12 @@ function unknown(target: EventTarget, reason: string): Outcome {
 
 /** A store id the metadata names, if it is one this store issued (a forged or foreign one is not). */
 async function issued(prefix: "ord" | "chk", id: string | undefined, config: MerchantConfig) {
-  return id && (await isIssuedId(prefix, config.idSecret, id)) ? id : undefined;
+  if (!id) return undefined;
+  const valid =
+    prefix === "ord"
+      ? (await orderHome(config.idSecret, id)) !== undefined
+      : await isIssuedId(prefix, config.idSecret, id);
+  return valid ? id : undefined;
 }
 
 /** The checkout: named by the object's metadata, else by its PaymentIntent's (asked of Stripe). */
@@ -222,5 +229,4 @@ async function verifyPayment(
   return { outcome: reply.kind === "ok" ? "verification_answered" : reply.kind, checkout_id: checkoutId, passed };
 }
 
-const orderStub = (env: Env, id: string) => env.ORDER.getByName(id) as DurableObjectStub<OrderObject>;
 const checkoutStub = (env: Env, id: string) => env.CHECKOUT.getByName(id) as DurableObjectStub<CheckoutObject>;

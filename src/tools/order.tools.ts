@@ -1,11 +1,10 @@
 /** get_order (dev.ucp.shopping.order): the order as it is now, for the platform that placed it. */
 import * as z from "zod";
-import type { OrderObject } from "../../durable-objects/order-object";
-import { isIssuedId } from "../lib/ids";
 import { ok } from "../lib/result";
 import { CAPABILITY } from "../ucp/capabilities";
 import type { MessageCode } from "../ucp/message-codes";
 import { objectReply } from "./object-reply";
+import { orderStub } from "./order-stub";
 import { defineTool, type ToolContext, type UcpPayload } from "./types";
 
 const OrderSchema = z
@@ -31,11 +30,11 @@ export const getOrder = defineTool({
   output: OrderSchema,
   async run({ id }, ctx) {
     const notFound = () => outcome(ctx, "not_found", "Order not found.");
-    if (!(await isIssuedId("ord", ctx.config.idSecret, id))) return ok(notFound());
-    const order = () => ctx.env.ORDER.getByName(id) as DurableObjectStub<OrderObject>;
+    const order = await orderStub(ctx.env, ctx.config.idSecret, id);
+    if (!order) return ok(notFound());
     // Unlike a session, an order tells another platform it is not theirs (seed 003).
     return objectReply(
-      () => order().read(ctx.meta.profile, ctx.envelope(), ctx.handoff === true),
+      () => order.read(ctx.meta.profile, ctx.envelope(), ctx.handoff === true),
       notFound,
       () => outcome(ctx, "unauthorized", "Not authorized to access this order."),
     );

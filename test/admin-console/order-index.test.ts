@@ -9,11 +9,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sendIndexFeed } from "../../durable-objects/order/index-feed";
 import type { OrderIndexObject } from "../../durable-objects/order-index-object";
-import type { OrderObject } from "../../durable-objects/order-object";
 import { ORDER_INDEX_NAME, type OrderIndexEntry } from "../../src/order/index-entry";
 import { type OrderListQuery, parseListQuery } from "../../src/order/index-query";
 import { FULL_PROFILE } from "../helpers/mcp";
-import { admin, getOrder, orderStub, placeOrder } from "../order/order-helpers";
+import { admin, getOrder, orderObject, orderStub, placeOrder } from "../order/order-helpers";
 
 const index = () => env.ORDER_INDEX.getByName(ORDER_INDEX_NAME) as DurableObjectStub<OrderIndexObject>;
 
@@ -94,9 +93,10 @@ describe("the feed", () => {
 
   it("an index that refused the entry gets it from the order's alarm (the feed stays due)", async () => {
     const { orderId } = await placeOrder([{ id: "item_123", quantity: 1 }]);
-    const stub = orderStub(orderId);
+    const _stub = orderStub(orderId);
+    const object = await orderObject(orderId);
     // A change the index never hears of: the send fails, the row keeps the version due.
-    await runInDurableObject(stub, async (_o: OrderObject, state) => {
+    await runInDurableObject(object, async (_o: unknown, state) => {
       const sql = state.storage.sql;
       sql.exec("UPDATE index_feed SET version = version + 1, next_attempt_at = ?", Date.now());
       const { version } = sql.exec<{ version: number }>("SELECT version FROM index_feed").one();
@@ -109,7 +109,7 @@ describe("the feed", () => {
     });
     expect((await admin(orderId, "events", { type: "shipped" })).status).toBe(200);
     expect((await row(orderId))?.status).toBe("shipped");
-    await runInDurableObject(stub, (_o: OrderObject, state) => {
+    await runInDurableObject(object, (_o: unknown, state) => {
       const feed = state.storage.sql.exec<{ version: number; sent_version: number }>("SELECT * FROM index_feed").one();
       expect(feed.sent_version).toBe(feed.version);
     });

@@ -15,6 +15,7 @@ import { stockShardName } from "../../src/catalog/stock-keys";
 import { type CompletionFaultPoint, completionFault } from "../../src/checkout/completion-fault";
 import { testProcessor } from "../../src/payment/processor";
 import { type Json, pay, readyCheckout, tool } from "../helpers/checkout";
+import { orderObject, orderStub } from "../helpers/order-home";
 
 /** The test variant's stock object (issue 14: one per variant). */
 const inventory = () =>
@@ -130,7 +131,7 @@ describe("a completion that crashed after reserving stock", () => {
     expect(held[0]?.state).toBe("held");
     expect(chargeKeys(charge).size).toBe(1);
     expect(await available()).toBe(before - QUANTITY);
-    const order = await (env.ORDER.getByName(done.order.id) as DurableObjectStub<OrderObject>).outbox();
+    const order = await orderStub(done.order.id).outbox();
     expect(order).toHaveLength(1);
     // A third retry, under yet another key, changes nothing.
     const again = await completed(checkout.id, crypto.randomUUID());
@@ -188,9 +189,8 @@ async function expectOneOfEach(checkoutId: string, orderId: string, before: numb
   // One charge key, and it is the attempt's: the reservation's id, never a client's key.
   expect([...chargeKeys(charge)]).toEqual([held[0]?.id]);
   expect(await available()).toBe(before - QUANTITY);
-  const orderStub = env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>;
-  expect(await orderStub.outbox()).toHaveLength(1);
-  const order = await runInDurableObject(orderStub, (_i: OrderObject, state) =>
+  expect(await orderStub(orderId).outbox()).toHaveLength(1);
+  const order = await runInDurableObject(await orderObject(orderId), (_i: OrderObject, state) =>
     JSON.parse(state.storage.sql.exec<{ state: string }>("SELECT state FROM orders").one().state),
   );
   expect(order.reservation_id).toBe(held[0]?.id);

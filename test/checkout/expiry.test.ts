@@ -6,9 +6,8 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { CheckoutObject } from "../../durable-objects/checkout-object";
-import { derivedId } from "../../src/lib/ids";
+import { orderIdIn } from "../../src/lib/ids";
 import { ADDRESS, checkoutCall, type Json, pay, readyCheckout, tool } from "../helpers/checkout";
-import { FULL_PROFILE } from "../helpers/mcp";
 
 const TTL_MS = 6 * 3600_000;
 const stubOf = (id: string) => env.CHECKOUT.getByName(id) as DurableObjectStub<CheckoutObject>;
@@ -32,8 +31,8 @@ async function setExpiresAt(id: string, expiresAt: number) {
 
 const alarmOf = (id: string) => runInDurableObject(stubOf(id), (_i: CheckoutObject, state) => state.storage.getAlarm());
 
-/** The order a completion of this checkout would have made (ids derive from the checkout's). */
-const orderIdFor = (checkoutId: string) => derivedId("ord", "test-signing-key", FULL_PROFILE, checkoutId);
+/** The order a completion of this checkout would have made (its id names the checkout, issue 29). */
+const orderIdFor = (checkoutId: string) => orderIdIn("test-signing-key", checkoutId);
 
 const expiredInfo = expect.objectContaining({ type: "info", code: "expired" });
 

@@ -8,11 +8,11 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CheckoutObject } from "../../durable-objects/checkout-object";
 import type { InventoryObject } from "../../durable-objects/inventory-object";
-import type { OrderObject } from "../../durable-objects/order-object";
 import { stockShardName } from "../../src/catalog/stock-keys";
 import { completionFault } from "../../src/checkout/completion-fault";
 import { testProcessor } from "../../src/payment/processor";
 import { type Json, pay, readyCheckout, tool } from "../helpers/checkout";
+import { orderStub } from "../helpers/order-home";
 import { getPage, pathOf, submit } from "../helpers/pages";
 
 afterEach(() => {
@@ -80,8 +80,7 @@ describe("the verified retry dies right after its charge was captured", () => {
     expect(await captures(charge)).toBe(1);
     // The first attempt's stock went back when the bank asked for verification; the retry's is held.
     expect(await reservations(checkout.id)).toEqual(["released", "held"]);
-    const order = env.ORDER.getByName(done.order.id) as DurableObjectStub<OrderObject>;
-    expect(await order.outbox()).toHaveLength(1);
+    expect(await orderStub(done.order.id).outbox()).toHaveLength(1);
     expect(await verificationStatus(checkout.id)).toBe("used");
   });
 

@@ -14,6 +14,7 @@ import { checkoutOut } from "../../src/ucp/wire/current-checkout";
 import { ADDRESS, checkoutCall, type Json, pay, tool, withoutTestModeNote } from "../helpers/checkout";
 import { type PostOptions, PROFILES } from "../helpers/mcp";
 import { CURRENT, validateComposed } from "../helpers/official-schema-current";
+import { orderObject } from "../helpers/order-home";
 import { getPage, pathOf, submit } from "../helpers/pages";
 import { rest } from "../rest/rest-client";
 
@@ -203,8 +204,7 @@ describe("the order's webhooks speak the version of the profile that asked for t
       crypto.randomUUID(),
     );
     expect(done.status).toBe("completed");
-    const order = env.ORDER.getByName(done.order.id) as DurableObjectStub<OrderObject>;
-    const state = await runInDurableObject(order, (_o: OrderObject, s) =>
+    const state = await runInDurableObject(await orderObject(done.order.id), (_o: OrderObject, s) =>
       JSON.parse(s.storage.sql.exec<{ state: string }>("SELECT state FROM orders").one().state),
     );
     expect(state.webhook_url).toMatch(/^https:\/\//);

@@ -236,16 +236,26 @@ describe("checkout: state of the layout before the kernel", () => {
     const done = await checkoutCall("complete_checkout", { id, checkout: pay("success_token") }, "k-complete");
     expect(done.status).toBe("completed");
     await runInDurableObject(stub, (_o: CheckoutObject, state) => {
+      // Step 2 (issue 29): the order the session placed lives here, in its own tables.
       expect(userTables(state)).toEqual([
+        "captures",
         "checkout",
         "completion_attempt",
+        "effects",
+        "index_feed",
         "ledger",
         "meta",
+        "orders",
+        "outbox",
         "owner",
         "payment_verification",
+        "release_lines",
         "schema_version",
+        "webhook_deliveries",
+        "webhooks",
       ]);
-      expect(version(state)).toBe(1);
+      expect(version(state)).toBe(2);
+      expect(state.storage.sql.exec("SELECT id FROM orders").one().id).toBe(done.order.id);
     });
   });
 });

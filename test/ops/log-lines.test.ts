@@ -7,10 +7,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import type { OrderObject } from "../../durable-objects/order-object";
 import { pay, readyCheckout, tool } from "../helpers/checkout";
 import { callTool, FULL_PROFILE, PROFILES, post } from "../helpers/mcp";
-import { admin, orderStub } from "../order/order-helpers";
+import { admin, orderObject, orderStub } from "../order/order-helpers";
 
 // biome-ignore lint/suspicious/noExplicitAny: -- log lines are inspected structurally
 type Line = Record<string, any>;
@@ -156,12 +155,13 @@ describe("one log line per order event", () => {
     ]);
 
     // The flaky receiver answers 503 three times, then takes the order.
-    const stub = orderStub(orderId);
+    const _stub = orderStub(orderId);
+    const object = await orderObject(orderId);
     for (let round = 0; round < 8; round++) {
-      await runInDurableObject(stub, (_o: OrderObject, state: DurableObjectState) => {
+      await runInDurableObject(object, (_o: unknown, state: DurableObjectState) => {
         state.storage.sql.exec("UPDATE webhooks SET next_attempt_at = 0 WHERE next_attempt_at IS NOT NULL");
       });
-      await runDurableObjectAlarm(stub);
+      await runDurableObjectAlarm(object);
     }
     const hooks = lines("order").filter((l) => l.event.startsWith("webhook_"));
     expect(hooks.slice(0, 4)).toEqual([

@@ -1,11 +1,10 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { OrderObject } from "../../durable-objects/order-object";
 import { stockShardName } from "../../src/catalog/stock-keys";
 import { testProcessor } from "../../src/payment/processor";
 import type { Json } from "../helpers/checkout";
-import { admin, expectOrder, getOrder, orderStub, placeOrder } from "./order-helpers";
+import { admin, expectOrder, getOrder, orderObject, orderStub, placeOrder } from "./order-helpers";
 
 /** A variant's stock object (issue 14: one per variant). */
 const inventory = (variant: string) => env.INVENTORY.getByName(stockShardName(variant));
@@ -77,8 +76,11 @@ describe("adjustments", () => {
     const retried = await admin(orderId, "adjustments", body, { key });
     expect(retried).toEqual(first);
     // One ledger entry, holding the settled answer the first caller got (on-disk format unchanged).
-    const ledger = await runInDurableObject(orderStub(orderId), (_o: OrderObject, state) =>
-      state.storage.sql.exec<{ key: string; response: string }>("SELECT key, response FROM ledger").toArray(),
+    // The order shares its checkout's ledger (issue 29): the merchant's entries are its own keys.
+    const ledger = await runInDurableObject(await orderObject(orderId), (_o: unknown, state) =>
+      state.storage.sql
+        .exec<{ key: string; response: string }>("SELECT key, response FROM ledger WHERE key LIKE 'admin-%'")
+        .toArray(),
     );
     expect(ledger).toEqual([{ key: `admin-adjustments:${key}`, response: JSON.stringify(first.body) }]);
     const again = await admin(orderId, "adjustments", { ...body, description: "other" }, { key });
@@ -86,7 +88,7 @@ describe("adjustments", () => {
     expect(refund).toHaveBeenCalledTimes(1);
     expect(refund.mock.calls[0]?.[1]).toBe(total);
     expect((await inventory(variant).available([variant]))[variant]).toBe(held + 2);
-    const effects = await runInDurableObject(orderStub(orderId), (_o: OrderObject, state) =>
+    const effects = await runInDurableObject(await orderObject(orderId), (_o: unknown, state) =>
       state.storage.sql.exec("SELECT kind, amount, attempts, done_at FROM effects ORDER BY kind").toArray(),
     );
     expect(effects).toEqual([
@@ -119,13 +121,14 @@ describe("adjustments", () => {
     const refund = vi.spyOn(testProcessor, "refund").mockResolvedValueOnce({ ok: false });
     const reply = await admin(orderId, "adjustments", { type: "refund", amount: 700 });
     expect(reply.body.adjustments[0]).toMatchObject({ status: "pending", totals: [{ type: "total", amount: -700 }] });
-    const stub = orderStub(orderId);
+    const _stub = orderStub(orderId);
+    const object = await orderObject(orderId);
     // Bring the retry forward instead of waiting out the backoff.
-    await runInDurableObject(stub, async (_o: OrderObject, state) => {
+    await runInDurableObject(object, async (_o: unknown, state) => {
       state.storage.sql.exec("UPDATE effects SET next_attempt_at = ?", Date.now());
       await state.storage.setAlarm(Date.now() + 3600_000);
     });
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await runDurableObjectAlarm(object)).toBe(true);
     expect((await getOrder(orderId)).adjustments[0].status).toBe("completed");
     expect(refund).toHaveBeenCalledTimes(2);
     refund.mockRestore();

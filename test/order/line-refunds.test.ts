@@ -10,7 +10,7 @@ import type { InventoryObject } from "../../durable-objects/inventory-object";
 import type { MerchantOrderView } from "../../durable-objects/order-object";
 import { stockShardName } from "../../src/catalog/stock-keys";
 import type { Json } from "../helpers/checkout";
-import { admin, getOrder, orderStub, placeOrder } from "./order-helpers";
+import { admin, getOrder, orderObject, orderStub, placeOrder } from "./order-helpers";
 
 const A = "var_bhj_black_s";
 const B = "var_trt_black_m";
@@ -191,7 +191,7 @@ describe("refund by line with restock", { timeout: 60_000 }, () => {
 
 async function runReservationId(orderId: string): Promise<string | undefined> {
   const { runInDurableObject } = await import("cloudflare:test");
-  return runInDurableObject(orderStub(orderId), (_o, state) => {
+  return runInDurableObject(await orderObject(orderId), (_o, state) => {
     const row = state.storage.sql.exec<{ state: string }>("SELECT state FROM orders").one();
     return (JSON.parse(row.state) as { reservation_id?: string }).reservation_id;
   });

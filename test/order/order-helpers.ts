@@ -2,9 +2,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect, vi } from "vitest";
-import type { OrderObject } from "../../durable-objects/order-object";
 import { type Json, pay, readyCheckout, tool } from "../helpers/checkout";
 import { OFFICIAL, validateOfficial } from "../helpers/official-schema";
+import { orderObject } from "../helpers/order-home";
 
 /** The development token from .dev.vars, which the test pool loads as a secret. */
 export const ADMIN_TOKEN = (env as { ADMIN_TOKEN?: string }).ADMIN_TOKEN ?? "";
@@ -26,10 +26,10 @@ export async function placeOrder(lines: Array<{ id: string; quantity: number }>)
  */
 export async function indexed(orderId: string): Promise<void> {
   await vi.waitUntil(
-    () =>
+    async () =>
       runInDurableObject(
-        orderStub(orderId),
-        (_o: OrderObject, state) =>
+        await orderObject(orderId),
+        (_o: unknown, state) =>
           state.storage.sql.exec("SELECT 1 FROM index_feed WHERE sent_version > 0").toArray().length > 0,
       ),
     { timeout: 5000, interval: 20 },
@@ -64,4 +64,4 @@ export async function admin(
   return { status: res.status, body: await res.json() };
 }
 
-export const orderStub = (orderId: string) => env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>;
+export { orderObject, orderStub } from "../helpers/order-home";

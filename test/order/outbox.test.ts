@@ -5,7 +5,7 @@ import type { OrderObject } from "../../durable-objects/order-object";
 import { MAX_ATTEMPTS, nextAttemptAt } from "../../src/lib/retry";
 import type { NotificationMessage, NotificationSender } from "../../src/notify/sender";
 import { pay, tool } from "../helpers/checkout";
-import { getOrder, orderStub, placeOrder } from "./order-helpers";
+import { getOrder, orderObject, orderStub, placeOrder } from "./order-helpers";
 
 /** The subject names the order by its short number ("#1001"), which no other order has. */
 const confirmationsLogged = (log: { mock: { calls: unknown[][] } }, label: string) =>
@@ -22,9 +22,10 @@ describe("order confirmation", () => {
     const log = vi.spyOn(console, "log");
     const { orderId, completion } = await placeOrder([{ id: "item_123", quantity: 1 }]);
     const stub = orderStub(orderId);
+    const object = await orderObject(orderId);
     // Sent right after creation, without an alarm run (issue 14); the alarm finds nothing due.
     expect((await stub.outbox())[0]).toMatchObject({ attempts: 1, sent_at: expect.any(Number) });
-    await runDurableObjectAlarm(stub);
+    await runDurableObjectAlarm(object);
     const [row, ...more] = await stub.outbox();
     expect(more).toEqual([]);
     expect(row).toMatchObject({
@@ -36,8 +37,8 @@ describe("order confirmation", () => {
       sent_at: expect.any(Number),
       next_attempt_at: null,
     });
-    await runInDurableObject(stub, (o: OrderObject) => o.alarm());
-    await runInDurableObject(stub, (o: OrderObject) => o.alarm());
+    await runInDurableObject(object, (o: OrderObject) => o.alarm());
+    await runInDurableObject(object, (o: OrderObject) => o.alarm());
     // a completion retried under another key finds the order made: no second confirmation
     const replay = await tool("complete_checkout", { id: completion.checkoutId, checkout: pay("success_token") }, "k2");
     expect(replay.body.result.structuredContent.order.id).toBe(orderId);
@@ -51,7 +52,7 @@ describe("order confirmation", () => {
   it("is delivered by the alarm: pending until it runs, then never again", async () => {
     const { orderId } = await placeOrder([{ id: "item_456", quantity: 1 }]);
     const stub = env.ORDER.getByName(`t-${crypto.randomUUID()}`) as DurableObjectStub<OrderObject>;
-    const order = await runInDurableObject(orderStub(orderId), (_o: OrderObject, state) =>
+    const order = await runInDurableObject(await orderObject(orderId), (_o: unknown, state) =>
       JSON.parse(state.storage.sql.exec<{ state: string }>("SELECT state FROM orders").one().state),
     );
     // A copy in a fresh object, its confirmation put back to pending (as when the send right

@@ -21,7 +21,7 @@ import type { OrderObject } from "../../durable-objects/order-object";
 import { LEDGER_KEEP_MS, LEDGER_SCHEMA, ledgerDeadline } from "../../durable-objects/shared/idempotency";
 import { ORDER_ONLY_ENVELOPE } from "../../src/order/merchant-envelope";
 import type { OrderState } from "../../src/order/order-state";
-import { orderStub, placeOrder } from "./order-helpers";
+import { orderObject, placeOrder } from "./order-helpers";
 
 /** Every table of the order's layout, schema_version included (durable-objects/shared/kernel.ts, issue 27). */
 const LAYOUT = [
@@ -51,7 +51,7 @@ const tables = (stub: DurableObjectStub<OrderObject>) =>
 describe("an order from before the outbox (only `orders`)", () => {
   it("reads, changes and runs its alarm; its first change adds the other tables", async () => {
     const { orderId } = await placeOrder([{ id: "item_123", quantity: 1 }]);
-    const order = await runInDurableObject(orderStub(orderId), (_o: OrderObject, state) =>
+    const order = await runInDurableObject(await orderObject(orderId), (_o: OrderObject, state) =>
       JSON.parse(state.storage.sql.exec<{ state: string }>("SELECT state FROM orders").one().state),
     );
     const old: OrderState = { ...order, id: `ord_old${crypto.randomUUID().slice(0, 8)}` };
@@ -92,7 +92,7 @@ describe("a new order's tables", () => {
   // creation made only index_feed, orders and outbox, and the first change the rest).
   it("are the whole layout from creation; a change keeps it, and the deadline sees the ledger", async () => {
     const { orderId } = await placeOrder([{ id: "item_123", quantity: 1 }]);
-    const order = await runInDurableObject(orderStub(orderId), (_o: OrderObject, state) =>
+    const order = await runInDurableObject(await orderObject(orderId), (_o: OrderObject, state) =>
       JSON.parse(state.storage.sql.exec<{ state: string }>("SELECT state FROM orders").one().state),
     );
     const stub = fresh();

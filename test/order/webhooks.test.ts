@@ -10,7 +10,7 @@ import signingKeys from "../../signing-keys.json";
 import { verifyRequest } from "../../src/auth/http-signature";
 import { type Json, pay, readyCheckout, tool } from "../helpers/checkout";
 import { PROFILES } from "../helpers/mcp";
-import { admin, expectOrder, orderStub } from "./order-helpers";
+import { admin, expectOrder, orderObject, orderStub } from "./order-helpers";
 
 async function placeOrderFor(profile: string): Promise<string> {
   const checkout = await readyCheckout([{ id: "item_456", quantity: 1 }], {}, profile);
@@ -39,14 +39,15 @@ async function received(orderId: string): Promise<Delivery[]> {
 
 /** Runs the order's alarm until `done` holds, making every pending retry due at once. */
 async function deliverUntil(orderId: string, done: (d: Delivery[]) => boolean): Promise<Delivery[]> {
-  const stub = orderStub(orderId);
+  const _stub = orderStub(orderId);
+  const object = await orderObject(orderId);
   for (let round = 0; round < 20; round++) {
     const got = await received(orderId);
     if (done(got)) return got;
-    await runInDurableObject(stub, (_o: OrderObject, state: DurableObjectState) => {
+    await runInDurableObject(object, (_o: unknown, state: DurableObjectState) => {
       state.storage.sql.exec("UPDATE webhooks SET next_attempt_at = 0 WHERE next_attempt_at IS NOT NULL");
     });
-    await runDurableObjectAlarm(stub);
+    await runDurableObjectAlarm(object);
   }
   return received(orderId);
 }
@@ -106,6 +107,7 @@ describe("order webhooks", () => {
   it("a receiver failing the first three attempts still gets each event, once, in order", async () => {
     const orderId = await placeOrderFor(`${PROFILES}/webhooks-flaky.json`);
     const stub = orderStub(orderId);
+    const object = await orderObject(orderId);
     const all = await deliverUntil(orderId, (d) => delivered(d).length >= 1);
     expect(all.slice(0, 4).map((d) => d.status)).toEqual([503, 503, 503, 200]);
     const ids = new Set(all.slice(0, 4).map((d) => d.headers["webhook-id"]));
@@ -116,7 +118,7 @@ describe("order webhooks", () => {
     expect(log[0]?.deliveries.map((a) => a.status)).toEqual([503, 503, 503, 200]);
     expect(log[0]?.deliveries[0]?.error).toBe("HTTP 503");
     // Once delivered, nothing is sent again however often the alarm runs.
-    await runInDurableObject(stub, (o: OrderObject) => o.alarm());
+    await runInDurableObject(object, (o: OrderObject) => o.alarm());
     const after = await received(orderId);
     const byId = new Map<string, number>();
     for (const d of delivered(after))
@@ -127,7 +129,8 @@ describe("order webhooks", () => {
   it("a webhook URL on a private address is never fetched; the log says why", async () => {
     const orderId = await placeOrderFor(`${PROFILES}/webhooks-private.json`);
     const stub = orderStub(orderId);
-    await runDurableObjectAlarm(stub);
+    const object = await orderObject(orderId);
+    await runDurableObjectAlarm(object);
     const [entry] = await stub.webhooks();
     expect(entry?.deliveries[0]?.error).toMatch(/webhook URL refused/);
     const hits = (await (

@@ -17,6 +17,7 @@ import type { ChargeRequest } from "../../src/payment/processor";
 import { testProcessor } from "../../src/payment/processor";
 import { type Json, pay, readyCheckout, tool, withoutTestModeNote } from "../helpers/checkout";
 import { FULL_PROFILE, PROFILES } from "../helpers/mcp";
+import { orderObject } from "../helpers/order-home";
 import { type Browser, getPage, ORIGIN, pathOf, submit } from "../helpers/pages";
 
 afterEach(() => vi.restoreAllMocks());
@@ -282,7 +283,7 @@ describe("a payment the buyer started on the store's checkout page", () => {
 
 /** The owning platform's webhook receiver (test/fixtures/profile-server.ts) got the order. */
 async function expectWebhook(orderId: string) {
-  const stub = env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>;
+  const stub = await orderObject(orderId);
   for (let round = 0; round < 10; round++) {
     const res = await fetch(`https://fixtures.test/webhooks?order=${orderId}`);
     const { deliveries } = (await res.json()) as { deliveries: Array<{ body: string; path: string }> };

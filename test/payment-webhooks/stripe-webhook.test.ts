@@ -15,7 +15,7 @@ import { stripeWebhook, type WebhookPorts } from "../../src/payment-webhooks/str
 import { route } from "../../src/router";
 import { type Json, pay, readyCheckout, tool } from "../helpers/checkout";
 import { openPage, signIn } from "../helpers/console";
-import { ADMIN_TOKEN, admin, placeOrder } from "../order/order-helpers";
+import { ADMIN_TOKEN, admin, orderObject, placeOrder } from "../order/order-helpers";
 import { stripeEvent, stripeSignature } from "./stripe-signature";
 
 const SECRET = "whsec_test_webhook_secret_for_the_suite";
@@ -69,7 +69,7 @@ async function paidOrder() {
 }
 
 async function chargeOf(orderId: string): Promise<string> {
-  return runInDurableObject(env.ORDER.getByName(orderId), async (_o, state) => {
+  return runInDurableObject(await orderObject(orderId), async (_o, state) => {
     const row = state.storage.sql.exec<{ state: string }>("SELECT state FROM orders").one();
     return (JSON.parse(row.state) as { charge_id: string }).charge_id;
   });

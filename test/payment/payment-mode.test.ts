@@ -10,10 +10,11 @@ import { signRequest } from "../../src/auth/http-signature";
 import { stockShardName } from "../../src/catalog/stock-keys";
 import { buildConfig } from "../../src/config";
 import worker from "../../src/index";
-import { derivedId } from "../../src/lib/ids";
+import { orderIdIn } from "../../src/lib/ids";
 import { discoveryProfile } from "../../src/ucp/discovery";
 import { ADDRESS, type Json, pay } from "../helpers/checkout";
 import { CLIENT_IP, ENDPOINT, FULL_PROFILE, meta, platformKey, rpc } from "../helpers/mcp";
+import { orderObject } from "../helpers/order-home";
 
 const LIVE = { PAYMENT_TEST_MODE: "false" };
 
@@ -63,8 +64,9 @@ async function reservationsOf(checkoutId: string): Promise<number> {
 }
 
 async function orderStored(checkoutId: string): Promise<boolean> {
-  const orderId = await derivedId("ord", env.ID_SIGNING_KEY, FULL_PROFILE, checkoutId);
-  return runInDurableObject(env.ORDER.getByName(orderId), (_o: unknown, state: DurableObjectState) => {
+  // The order a completion places lives in its checkout's object (issue 29).
+  const orderId = await orderIdIn(env.ID_SIGNING_KEY, checkoutId);
+  return runInDurableObject(await orderObject(orderId), (_o: unknown, state: DurableObjectState) => {
     const sql = state.storage.sql;
     if (sql.exec("SELECT name FROM sqlite_master WHERE name = 'orders'").toArray().length === 0) return false;
     return sql.exec("SELECT id FROM orders").toArray().length > 0;

@@ -5,10 +5,9 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { OrderObject } from "../../durable-objects/order-object";
 import { pay } from "../helpers/checkout";
 import { PROFILES } from "../helpers/mcp";
-import { orderStub } from "../order/order-helpers";
+import { orderObject, orderStub } from "../order/order-helpers";
 import { openapiPresent, webhookBodyErrors, webhookHeaders } from "./openapi";
 import { rest } from "./rest-client";
 
@@ -27,14 +26,15 @@ async function deliveries(orderId: string): Promise<Delivery[]> {
 
 /** Runs the order's outbox until the first delivery arrives (retries made due at once). */
 async function firstDelivery(orderId: string): Promise<Delivery | undefined> {
-  const stub = orderStub(orderId);
+  const _stub = orderStub(orderId);
+  const object = await orderObject(orderId);
   for (let round = 0; round < 20; round++) {
     const [first] = await deliveries(orderId);
     if (first) return first;
-    await runInDurableObject(stub, (_o: OrderObject, state: DurableObjectState) => {
+    await runInDurableObject(object, (_o: unknown, state: DurableObjectState) => {
       state.storage.sql.exec("UPDATE webhooks SET next_attempt_at = 0 WHERE next_attempt_at IS NOT NULL");
     });
-    await runDurableObjectAlarm(stub);
+    await runDurableObjectAlarm(object);
   }
   return undefined;
 }

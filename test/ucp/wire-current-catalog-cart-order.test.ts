@@ -19,6 +19,7 @@ import { ADDRESS, type Json, pay, tool } from "../helpers/checkout";
 import { CLIENT_IP, FULL_PROFILE, PROFILES, platformKey } from "../helpers/mcp";
 import { OFFICIAL, validateOfficial } from "../helpers/official-schema";
 import { CURRENT, validateComposed, validateCurrent } from "../helpers/official-schema-current";
+import { orderObject } from "../helpers/order-home";
 import { RequestSchemas } from "../helpers/request-schema";
 
 const CURRENT_PROFILE = `${PROFILES}/v2026-08-25/full.json`;
@@ -363,10 +364,8 @@ describe("order webhooks in the receiving platform's version", { timeout: 30_000
   it("an order whose webhook came from a 2026-08-25 profile is announced in 2026-08-25, naming our root profile", async () => {
     // The order as completion stores it, with the version of the profile that gave the URL.
     const placed = await placeOrder(WEBHOOK_PROFILE_V2);
-    const stored: OrderState = await runInDurableObject(
-      env.ORDER.getByName(placed) as DurableObjectStub<OrderObject>,
-      (_o: OrderObject, state) =>
-        JSON.parse(state.storage.sql.exec<{ state: string }>("SELECT state FROM orders").one().state),
+    const stored: OrderState = await runInDurableObject(await orderObject(placed), (_o: OrderObject, state) =>
+      JSON.parse(state.storage.sql.exec<{ state: string }>("SELECT state FROM orders").one().state),
     );
     expect(stored.webhook_url).toBe("https://platform.example/webhooks/orders");
     const id = `ord_v2${crypto.randomUUID().slice(0, 8)}`;

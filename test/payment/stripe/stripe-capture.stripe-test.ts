@@ -20,7 +20,7 @@ import { orderFromCheckout } from "../../../src/order/order-state";
 import { stripeProcessor } from "../../../src/payment/stripe-processor";
 import type { Json } from "../../helpers/checkout";
 import { openPage, signIn } from "../../helpers/console";
-import { ADMIN_TOKEN, admin, orderStub } from "../../order/order-helpers";
+import { ADMIN_TOKEN, admin, orderObject } from "../../order/order-helpers";
 
 const STAND_IN = "https://stripe.test/__stand-in";
 
@@ -86,7 +86,7 @@ async function authorizedOrder(): Promise<{ orderId: string; intentId: string }>
     captureAtShipment: true,
   };
   const order = orderFromCheckout(checkout, ids, owner, Date.now());
-  expect((await orderStub(orderId).create(order)).created).toBe(true);
+  expect((await (await orderObject(orderId)).create(order)).created).toBe(true);
   return { orderId, intentId: charge.chargeId };
 }
 
