@@ -259,3 +259,38 @@ describe("checkout: state of the layout before the kernel", () => {
     });
   });
 });
+
+describe("checkout: state of step 1, the layout before issue 29", () => {
+  it("a session the previous build stored completes into step 2, the order it places inside", async () => {
+    const checkout = await readyCheckout([{ id: "item_123", quantity: 1 }]);
+    const stub = env.CHECKOUT.getByName(checkout.id) as DurableObjectStub<CheckoutObject>;
+    // What step 1 alone wrote: the session's tables at version 1, none of the order's.
+    await runInDurableObject(stub, (_o: CheckoutObject, state) => {
+      for (const table of [
+        "orders",
+        "outbox",
+        "effects",
+        "release_lines",
+        "captures",
+        "webhooks",
+        "webhook_deliveries",
+        "index_feed",
+      ])
+        state.storage.sql.exec(`DROP TABLE ${table}`);
+      state.storage.sql.exec("UPDATE schema_version SET version = 1");
+    });
+    // The stub's instance learnt the layout before the rewrite: a fresh one reads it as stored.
+    await runInDurableObject(stub, (_o: CheckoutObject, state) => {
+      expect(version(state)).toBe(1);
+      expect(userTables(state)).not.toContain("orders");
+    });
+    const done = await checkoutCall("complete_checkout", { id: checkout.id, checkout: pay("success_token") }, "k-v1");
+    expect(done.status).toBe("completed");
+    await runInDurableObject(stub, (_o: CheckoutObject, state) => {
+      expect(version(state)).toBe(2);
+      expect(state.storage.sql.exec("SELECT id FROM orders").one().id).toBe(done.order.id);
+    });
+    const order = await tool("get_order", { id: done.order.id });
+    expect(order.body.result.structuredContent.id).toBe(done.order.id);
+  });
+});
