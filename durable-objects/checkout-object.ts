@@ -422,13 +422,18 @@ export class CheckoutObject extends DurableObject<Env> {
       open && !attempt ? checkout.expires_at : undefined,
       checkout && !open ? checkout.expires_at + CLOSED_RETENTION_MS : undefined,
       ledgerDeadline(this.ctx.storage.sql),
-      // The order's work (only a session completing or completed, or cleared, can hold one).
-      !checkout || checkout.status === "completed" || checkout.status === "complete_in_progress"
-        ? this.#book.deadline()
-        : undefined,
     ].filter((d): d is number => d !== undefined);
-    if (deadlines.length === 0) return;
-    const at = Math.max(Math.min(...deadlines), Date.now() + floor);
+    const now = Date.now();
+    const own = deadlines.length > 0 ? Math.max(Math.min(...deadlines), now + floor) : undefined;
+    // The order's work (only a session completing or completed, or cleared, holds one) is
+    // not floored: each of its retries is already scheduled ahead (order/order-book.ts).
+    const placed = !checkout || checkout.status === "completed" || checkout.status === "complete_in_progress";
+    const orderDue = placed ? this.#book.deadline() : undefined;
+    const due = [own, orderDue === undefined ? undefined : Math.max(orderDue, now)].filter(
+      (d): d is number => d !== undefined,
+    );
+    if (due.length === 0) return;
+    const at = Math.min(...due);
     // Most writes leave the earliest deadline where it was (an update keeps expires_at).
     if (at === this.#armed) return;
     // Unknown while the write is in flight: a concurrent request then sets its own time.

@@ -6,7 +6,7 @@
  */
 import { listDurableObjectIds, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CheckoutObject } from "../../durable-objects/checkout-object";
 import { CLOSED_RETENTION_MS } from "../../durable-objects/checkout-object";
 import type { OrderObject } from "../../durable-objects/order-object";
@@ -118,5 +118,32 @@ describe("the order in its checkout's object", () => {
     const refund = await admin(orderId, "adjustments", { type: "refund", amount: 100 });
     expect(refund.status, JSON.stringify(refund.body)).toBe(200);
     expect(refund.body.adjustments[0].status).toBe("completed");
+  });
+
+  it("a webhook that failed is retried on its own schedule, not the session's recovery floor", async () => {
+    const profile = `${PROFILES}/webhooks-flaky.json`;
+    const checkout = await readyCheckout([{ id: "item_123", quantity: 1 }], {}, profile);
+    const done = (
+      await tool("complete_checkout", { id: checkout.id, checkout: pay("success_token") }, crypto.randomUUID(), profile)
+    ).body.result.structuredContent;
+    expect(done.status).toBe("completed");
+    const object = checkoutStub(checkout.id);
+    const row = () =>
+      runInDurableObject(object, (_o: CheckoutObject, state) => ({
+        webhook: state.storage.sql
+          .exec<{ attempts: number; next_attempt_at: number }>("SELECT attempts, next_attempt_at FROM webhooks")
+          .one(),
+      }));
+    await vi.waitUntil(async () => (await row()).webhook.attempts >= 1, { timeout: 5000, interval: 20 });
+    // Due now: the alarm's run makes the second attempt, which the receiver fails too.
+    await runInDurableObject(object, (_o: CheckoutObject, state) => {
+      state.storage.sql.exec("UPDATE webhooks SET next_attempt_at = 0");
+    });
+    expect(await runDurableObjectAlarm(object)).toBe(true);
+    const { webhook } = await row();
+    expect(webhook.attempts).toBe(2);
+    const alarm = await runInDurableObject(object, (_o: CheckoutObject, state) => state.storage.getAlarm());
+    expect(alarm).toBe(webhook.next_attempt_at);
+    expect(webhook.next_attempt_at).toBeLessThan(Date.now() + 60_000);
   });
 });
