@@ -110,7 +110,11 @@ export class CheckoutObject extends DurableObject<Env> {
     ctx: this.ctx,
     env: this.env,
     store: this.#store,
-    arm: () => this.#arm(),
+    // While an attempt is open the order is being placed by it: its settle arms for both, and
+    // until then the attempt's recovery deadline stands in for the order's safety net.
+    arm: async () => {
+      if (!this.#completion.current()) await this.#arm();
+    },
   });
   readonly #completion = new CompletionAttempts(this.ctx, this.env, this.#store, this.#book);
   /** The alarm time this instance last set, so an unchanged deadline is not set again. */
@@ -427,8 +431,10 @@ export class CheckoutObject extends DurableObject<Env> {
     const own = deadlines.length > 0 ? Math.max(Math.min(...deadlines), now + floor) : undefined;
     // The order's work (only a session completing or completed, or cleared, holds one) is
     // not floored: each of its retries is already scheduled ahead (order/order-book.ts).
+    // An open attempt that has not placed its order yet holds none (a retry finds it by the attempt).
+    const placing = attempt !== undefined && attempt.progress.order === undefined;
     const placed = !checkout || checkout.status === "completed" || checkout.status === "complete_in_progress";
-    const orderDue = placed ? this.#book.deadline() : undefined;
+    const orderDue = placed && !placing ? this.#book.deadline() : undefined;
     const due = [own, orderDue === undefined ? undefined : Math.max(orderDue, now)].filter(
       (d): d is number => d !== undefined,
     );
