@@ -113,7 +113,7 @@ export async function changeOrder(
 ): Promise<ChangeReply> {
   const secret = merchantConfig(env).idSecret;
   if (!(await orderHome(secret, orderId))) return { kind: "not_found" };
-  // A new stub per try (callObject); each change is keyed, so a retry is as safe as the client's own.
+  // A new stub per try (callObject; order-stub.ts); each change is keyed, so a retry is as safe as the client's own.
   const stub = async () => (await orderStub(env, secret, orderId)) as OrderStub;
   return op === "events"
     ? submit(FulfillmentEventInputSchema, body, { op, orderId, key }, (c) =>

@@ -13,6 +13,7 @@ import type { OrderObject } from "../../durable-objects/order-object";
 import { completionFault } from "../../src/checkout/completion-fault";
 import { derivedId, orderHome, orderIdIn } from "../../src/lib/ids";
 import type { OrderState } from "../../src/order/order-state";
+import { type OrderStub, orderStub } from "../../src/tools/order-stub";
 import { type Json, pay, readyCheckout, tool } from "../helpers/checkout";
 import { FULL_PROFILE, PROFILES } from "../helpers/mcp";
 import { admin, getOrder, placeOrder } from "./order-helpers";
@@ -145,5 +146,15 @@ describe("the order in its checkout's object", () => {
     const alarm = await runInDurableObject(object, (_o: CheckoutObject, state) => state.storage.getAlarm());
     expect(alarm).toBe(webhook.next_attempt_at);
     expect(webhook.next_attempt_at).toBeLessThan(Date.now() + 60_000);
+  });
+
+  it("each call on an order's stub gets a new object stub, so a retry never reuses one that threw", async () => {
+    const { orderId, checkout } = await placeOrder([{ id: "item_123", quantity: 1 }]);
+    const order = (await orderStub(env, SECRET, orderId)) as OrderStub;
+    const made = vi.spyOn(env.CHECKOUT, "getByName");
+    await order.webhooks();
+    await order.outbox();
+    expect(made.mock.calls).toEqual([[checkout.id], [checkout.id]]);
+    made.mockRestore();
   });
 });
