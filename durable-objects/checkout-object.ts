@@ -129,10 +129,16 @@ export class CheckoutObject extends DurableObject<Env> {
 
   async create(command: CheckoutCreate): Promise<ObjectReply> {
     const { caller, ownerWebhookUrl: url, ownerWebhookVersion: version } = command;
+    // Learnt before the claim (no extra statement: the kernel reads the layout once anyway).
+    const written = this.#store.exists();
     return this.#change(
       command,
       (now) => {
         const existing = this.#load(now);
+        // A session past its retention left the order it placed here: its id cannot start
+        // another, whose completion would take a payment for that order (review R29). `taken`
+        // sends the create to the caller's other id space (checkout.tools.ts).
+        if (!existing && written && this.#book.placed()) return { kind: "taken" };
         // A new session notes where its owner wants order webhooks (its claim made the caller the owner).
         if (!existing && !caller.handoff) noteOwnerWebhook(this.ctx.storage.sql, url, version);
         const config = commerceConfig(this.env);
@@ -259,7 +265,7 @@ export class CheckoutObject extends DurableObject<Env> {
     return reply;
   }
 
-  // The order this session placed, for the Worker (src/order/order-stub.ts): as OrderObject's methods.
+  // The order this session placed, for the Worker (src/tools/order-stub.ts): as OrderObject's methods.
 
   async orderRead(owner: string, envelope: unknown, handoff = false) {
     return this.#book.read(owner, envelope, handoff);
@@ -327,8 +333,8 @@ export class CheckoutObject extends DurableObject<Env> {
     });
     const checkout = this.#stored();
     if (checkout && TERMINAL.has(checkout.status) && now >= checkout.expires_at + CLOSED_RETENTION_MS) {
-      if (checkout.order) {
-        // The order it placed stays (orders are kept); the session is gone as if never written.
+      if (this.#book.placed()) {
+        // The order it placed here stays (orders are kept); the session is gone as if never written.
         this.#store.transaction((sql) => clearSession(sql));
         this.#parsed = undefined;
       } else {

@@ -503,6 +503,11 @@ export class OrderBook {
     );
   }
 
+  /** Whether the host holds an order. Writes nothing. */
+  placed(): boolean {
+    return this.#store.read(false, () => this.#orderId() !== undefined);
+  }
+
   /**
    * The order's earliest due notification, effect, webhook or feed (the ledger is the host's
    * term); while a new order's follow-up runs, not before its safety net. Writes nothing.

@@ -3,6 +3,7 @@
  * the exact response body. Synchronous, so the check, the state change and the record
  * commit in one transaction. Keys live LEDGER_KEEP_MS (UCP: at least 24 h; 48 h advised).
  */
+import { isStoreKey, STORE_KEY_SQL } from "../../src/lib/ledger-keys";
 import type { ObjectReply } from "./object-reply";
 export const LEDGER_KEEP_MS = 48 * 3600_000;
 
@@ -35,10 +36,12 @@ export function checkLedger(sql: SqlStorage, input: IdempotencyInput, now: numbe
 }
 
 /**
- * What one object's ledger may hold, in response characters. Tool arguments are capped per
- * caller (src/pipeline/argument-limits.ts), which bounds one entry; this bounds their sum, so many
- * keys cannot park megabytes in one session for 48 h. Ordinary sessions stay far below it
- * (a checkout response is a few KiB).
+ * What one object's ledger may hold, in response characters, for each side that writes it:
+ * the platform's keys, and the store's own (src/lib/ledger-keys.ts: the merchant's changes and
+ * the processor's events to an order kept in its checkout's object). Tool arguments are
+ * capped per caller (src/pipeline/argument-limits.ts), which bounds one entry; this bounds
+ * their sum, so many keys cannot park megabytes in one session for 48 h. Ordinary sessions
+ * stay far below it (a checkout response is a few KiB).
  */
 export const LEDGER_MAX_CHARS = 4 * 1024 * 1024;
 
@@ -65,18 +68,22 @@ export function restateAnswer(sql: SqlStorage, input: IdempotencyInput, response
 }
 
 /**
- * Over budget, the oldest entries go first (never the one just written). A forgotten key is
- * then answered afresh: the session's current state or a clear invalid_status, never a
- * second charge, since completion is keyed by the checkout's own attempt id. Logged, so a
- * trim is never silent.
+ * Over budget, the oldest entries of the same side go first (never the one just written): a
+ * platform's keys only ever push out that platform's, never the merchant's or the processor's.
+ * A forgotten key is then answered afresh: the session's current state or a clear
+ * invalid_status, never a second charge, since completion is keyed by the checkout's own
+ * attempt id. Logged, so a trim is never silent.
  */
 function trimLedger(sql: SqlStorage, keep: string): void {
-  const total = sql.exec<{ chars: number }>("SELECT COALESCE(SUM(LENGTH(response)), 0) AS chars FROM ledger").one();
+  const side = isStoreKey(keep) ? STORE_KEY_SQL("key") : `NOT ${STORE_KEY_SQL("key")}`;
+  const total = sql
+    .exec<{ chars: number }>(`SELECT COALESCE(SUM(LENGTH(response)), 0) AS chars FROM ledger WHERE ${side}`)
+    .one();
   let excess = total.chars - LEDGER_MAX_CHARS;
   if (excess <= 0) return;
   const oldest = sql
     .exec<{ key: string; chars: number }>(
-      "SELECT key, LENGTH(response) AS chars FROM ledger WHERE key != ? ORDER BY created_at, key",
+      `SELECT key, LENGTH(response) AS chars FROM ledger WHERE key != ? AND ${side} ORDER BY created_at, key`,
       keep,
     )
     .toArray();

@@ -81,7 +81,8 @@ export const createCheckout = defineTool({
     const space = keySpace(callerOf(ctx));
     return reply(ctx, async () => {
       const first = await createAt(await derivedId("chk", idSecret, space, key));
-      // An anonymous session from before the key spaces split sits at this id (shared/owner.ts claimOwner).
+      // An anonymous session from before the key spaces split sits at this id (shared/owner.ts
+      // claimOwner), or the order a session past its retention placed there (checkout-object.ts create).
       return first.kind === "taken" ? createAt(await derivedId("chk", idSecret, ownSpace(space), key)) : first;
     });
   },

@@ -26,7 +26,10 @@ function sources(dir: string): Array<{ file: string; text: string }> {
 const calls = (text: string, name: string) => text.split(`${name}(`).length - 1;
 
 describe("one ledger helper", () => {
-  const objects = sources(OBJECTS).filter((s) => /^[a-z-]+-object\.ts$/.test(s.file));
+  // The order's steps live in order/order-book.ts since issue 29, hosted by two objects.
+  const objects = sources(OBJECTS).filter(
+    (s) => /^[a-z-]+-object\.ts$/.test(s.file) || s.file === path.join("order", "order-book.ts"),
+  );
 
   it("every object with a ledger checks it with priorAnswer and records each answer in one place", () => {
     // An object on the kernel (shared/kernel.ts, issue 27) leaves both to its `mutate`.
@@ -36,7 +39,7 @@ describe("one ledger helper", () => {
       "cart-object.ts",
       "checkout-object.ts",
       "inventory-object.ts",
-      "order-object.ts",
+      path.join("order", "order-book.ts"),
     ]);
     const kernel = sources(path.join(OBJECTS, "shared")).find((s) => s.file === "kernel.ts");
     for (const { file, text } of [...keeping, ...(kernel ? [kernel] : [])]) {
