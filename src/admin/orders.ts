@@ -19,7 +19,7 @@ import { ORDER_INDEX_NAME } from "../order/index-entry";
 import { type OrderListPage, parseListQuery, type QueryIssue } from "../order/index-query";
 import { ORDER_ONLY_ENVELOPE } from "../order/merchant-envelope";
 import { AdjustmentInputSchema, FulfillmentEventInputSchema } from "../order/order-input";
-import { type OrderStub, orderStub } from "../tools/order-stub";
+import { orderStub } from "../tools/order-stub";
 import { adminError } from "./api-error";
 import { adminLedgerEntry, idempotencyConflict, idempotencyKey } from "./idempotency-key";
 import { invalid, readJsonBody } from "./json-body";
@@ -111,16 +111,16 @@ export async function changeOrder(
   body: unknown,
   key: string | null,
 ): Promise<ChangeReply> {
-  const secret = merchantConfig(env).idSecret;
-  if (!(await orderHome(secret, orderId))) return { kind: "not_found" };
-  // A new stub per try (callObject; order-stub.ts); each change is keyed, so a retry is as safe as the client's own.
-  const stub = async () => (await orderStub(env, secret, orderId)) as OrderStub;
+  const order = await orderStub(env, merchantConfig(env).idSecret, orderId);
+  if (!order) return { kind: "not_found" };
+  // Each call makes a new object stub (order-stub.ts), so each try of callObject has its own;
+  // each change is keyed, so a retry is as safe as the client's own.
   return op === "events"
     ? submit(FulfillmentEventInputSchema, body, { op, orderId, key }, (c) =>
-        callObject<ChangeReply>(async () => (await stub()).recordEvent(c)),
+        callObject<ChangeReply>(() => order.recordEvent(c)),
       )
     : submit(AdjustmentInputSchema, body, { op, orderId, key }, (c) =>
-        callObject<ChangeReply>(async () => (await stub()).recordAdjustment(c)),
+        callObject<ChangeReply>(() => order.recordAdjustment(c)),
       );
 }
 
