@@ -2,7 +2,9 @@
  * An order's object and calls in tests, wherever it lives (src/tools/order-stub.ts): since
  * issue 29 an order placed by a completion is in its checkout's object.
  */
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { vi } from "vitest";
 import type { OrderObject } from "../../durable-objects/order-object";
 import { orderHome } from "../../src/lib/ids";
 import { type OrderStub, orderStub as stubOf } from "../../src/tools/order-stub";
@@ -33,4 +35,23 @@ export function orderStub(orderId: string): OrderStub {
       async (...args: unknown[]) =>
         ((await at) as unknown as Record<string | symbol, (...a: unknown[]) => unknown>)[name]?.(...args),
   });
+}
+
+/**
+ * Runs a checkout's alarm until its aged session is gone (retention). The order's follow-up
+ * may still be arming when the test ages the session, or the object's own alarm may already
+ * have run at the past deadline: either way the session must end cleared.
+ */
+export async function sessionClearedByAlarm(checkout: DurableObjectStub): Promise<void> {
+  await vi.waitUntil(
+    async () => {
+      await runDurableObjectAlarm(checkout);
+      return runInDurableObject(
+        checkout,
+        (_o: unknown, state: DurableObjectState) =>
+          state.storage.sql.exec("SELECT 1 FROM checkout").toArray().length === 0,
+      );
+    },
+    { timeout: 5000, interval: 50 },
+  );
 }

@@ -8,12 +8,13 @@
  * itself knows it holds an order, and a create at that id is answered `taken` (a new session
  * in the platform's other id space).
  */
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { CheckoutObject } from "../../durable-objects/checkout-object";
 import { CLOSED_RETENTION_MS } from "../../durable-objects/checkout-object";
 import { ADDRESS, checkoutCall, pay, tool } from "../helpers/checkout";
+import { sessionClearedByAlarm } from "../helpers/order-home";
 
 const checkoutStub = (id: string) => env.CHECKOUT.getByName(id) as DurableObjectStub<CheckoutObject>;
 
@@ -45,7 +46,7 @@ describe("a checkout id used again after its session's retention", () => {
       state.storage.sql.exec("UPDATE checkout SET state = ?", aged);
       state.storage.sql.exec("DELETE FROM ledger");
     });
-    expect(await runDurableObjectAlarm(checkoutStub(first.id))).toBe(true);
+    await sessionClearedByAlarm(checkoutStub(first.id));
     const again = await create();
     // A new session, in the platform's other id space: the old id holds the order.
     expect(again.id).not.toBe(first.id);

@@ -16,6 +16,7 @@ import type { OrderState } from "../../src/order/order-state";
 import { type OrderStub, orderStub } from "../../src/tools/order-stub";
 import { type Json, pay, readyCheckout, tool } from "../helpers/checkout";
 import { FULL_PROFILE, PROFILES } from "../helpers/mcp";
+import { sessionClearedByAlarm } from "../helpers/order-home";
 import { admin, getOrder, placeOrder } from "./order-helpers";
 
 const SECRET = "test-signing-key";
@@ -73,13 +74,18 @@ describe("the order in its checkout's object", () => {
 
   it("an id that only looks like an order's is not found, and touches no object", async () => {
     const { orderId } = await placeOrder([{ id: "item_123", quantity: 1 }]);
-    // The same bytes under the other kind's tag, and a changed byte: neither was issued.
-    const forged = `${orderId.slice(0, -2)}${orderId.endsWith("A") ? "B" : "A"}${orderId.at(-1)}`;
+    // The same id bytes with one character of the tag changed (always a change): not issued.
+    const forged = `${orderId.slice(0, -2)}${orderId.at(-2) === "A" ? "B" : "A"}${orderId.at(-1)}`;
+    expect(forged).not.toBe(orderId);
     expect(await orderHome(SECRET, forged)).toBeUndefined();
     const before = (await listDurableObjectIds(env.CHECKOUT)).length;
     const reply = await tool("get_order", { id: forged });
     expect(reply.body.result.structuredContent.messages[0].code).toBe("not_found");
     expect((await listDurableObjectIds(env.CHECKOUT)).length).toBe(before);
+    // Nor an object named by the forged id itself, in either namespace.
+    const named = (ids: DurableObjectId[], id: DurableObjectId) => ids.some((i) => i.equals(id));
+    expect(named(await listDurableObjectIds(env.ORDER), env.ORDER.idFromName(forged))).toBe(false);
+    expect(named(await listDurableObjectIds(env.CHECKOUT), env.CHECKOUT.idFromName(forged))).toBe(false);
   });
 
   it("an attempt a build before started places its order where that build would have", async () => {
@@ -111,7 +117,7 @@ describe("the order in its checkout's object", () => {
         JSON.stringify({ ...JSON.parse(row.state), expires_at: past }),
       );
     });
-    expect(await runDurableObjectAlarm(checkoutStub(checkout.id))).toBe(true);
+    await sessionClearedByAlarm(checkoutStub(checkout.id));
     const read = await tool("get_checkout", { id: checkout.id });
     expect(read.body.result.structuredContent.messages[0].code).toBe("not_found");
     expect((await getOrder(orderId)).id).toBe(orderId);
