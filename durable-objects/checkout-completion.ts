@@ -14,12 +14,12 @@ import {
   type CompletionAttempt,
   compensate,
   driveAttempt,
-  type OrderPort,
   RECOVERY_AFTER_MS,
 } from "../src/checkout/completion-steps";
 import { merchantConfig } from "../src/config";
 import { callObject } from "../src/lib/object-call";
 import { ORDER_NUMBERS_NAME } from "../src/order/order-number";
+import type { OrderState } from "../src/order/order-state";
 import type { Authentication } from "../src/payment/processor";
 import { processorFor } from "../src/payment/store-processor";
 import type { OrderObject } from "./order-object";
@@ -63,7 +63,7 @@ export class CompletionAttempts {
     /** The checkout's store: progress and postponements are its transactions. */
     private readonly store: ObjectStore,
     /** The order this session places, kept in this same object (order/order-book.ts). */
-    private readonly orders: OrderPort,
+    private readonly orders: { create(order: OrderState, holdUntil?: number): Promise<unknown> },
   ) {}
 
   /** Waits until no attempt runs in this instance (a concurrent request, the alarm). */
@@ -174,7 +174,7 @@ export class CompletionAttempts {
       // Here: a plain call (nothing to retry); an object of its own: a call to retry (callObject).
       order:
         attempt.orderHome === "checkout"
-          ? () => this.orders
+          ? () => ({ create: (order) => this.orders.create(order, attempt.deadline) })
           : (orderId) => ({
               create: (order) =>
                 callObject(() => (this.env.ORDER.getByName(orderId) as DurableObjectStub<OrderObject>).create(order)),

@@ -45,6 +45,7 @@ import {
   runDueEffects,
   type SettlementPorts,
 } from "./settlement";
+import { Together } from "./together";
 import {
   type AttemptResult,
   DELIVERIES_SCHEMA,
@@ -126,7 +127,15 @@ export class OrderBook {
 
   /** Stores the order unless it exists already (a retried completion makes no second order),
    * and queues the buyer's confirmation in the same transaction. */
-  async create(order: OrderState): Promise<{ created: boolean }> {
+  async create(
+    order: OrderState,
+    /**
+     * No earlier safety net than this: the completion placing the order in its own object
+     * passes the alarm it armed already (its recovery deadline), so placing the order moves
+     * no alarm (each move is a write to the alarm store) and the follow-up's end moves it once.
+     */
+    holdUntil = 0,
+  ): Promise<{ created: boolean }> {
     const now = Date.now();
     const outcome = this.#store.transaction(() => {
       if (this.#load()) return { created: false };
@@ -148,7 +157,7 @@ export class OrderBook {
     logOrderEvent(order.id, "created", { profile: order.owner });
     // The safety net, committed with the order (no await in between): if the work below dies
     // with the isolate, this alarm does it. Set later than the work needs, so it rarely runs.
-    this.#hold = now + AFTER_CREATE_ALARM_MS;
+    this.#hold = Math.max(now + AFTER_CREATE_ALARM_MS, holdUntil);
     await this.#arm();
     // What is due at once (the index entry from the feed, the confirmation, the created
     // webhook) goes out after the reply, without an alarm run: the completion's answer waits
@@ -273,9 +282,16 @@ export class OrderBook {
     try {
       // Side by side: the merchant's list need not wait on an email. Each claims its row
       // before its first await, so an alarm overlapping this never sends twice.
-      await Promise.all([order.buyer_email ? this.#notify(order, Date.now()) : undefined, this.#sendIndex()]);
+      // The index entry and the created webhook go out side by side too, and their outcomes
+      // are recorded together: one commit for both (together.ts).
+      const together = new Together();
+      const [, , failed] = await Promise.all([
+        order.buyer_email ? this.#notify(order, Date.now()) : undefined,
+        this.#sendIndex(together),
+        order.webhook_url ? this.#deliverWebhooks("on failure", together) : 0,
+      ]);
       // The entry fed at creation holds until an attempt fails: only then is it fed and sent again.
-      if (order.webhook_url && (await this.#deliverWebhooks("on failure")) > 0) await this.#sendIndex();
+      if (failed > 0) await this.#sendIndex();
       this.#hold = undefined;
       await this.#arm();
     } catch (e) {
@@ -398,7 +414,7 @@ export class OrderBook {
    * so it is fed again after the attempts: `on failure` (a new order, whose entry was fed in
    * its creation) only when one failed, else always (an order from before the feed gains it).
    */
-  async #deliverWebhooks(refeed: "always" | "on failure" = "always"): Promise<number> {
+  async #deliverWebhooks(refeed: "always" | "on failure" = "always", together?: Together): Promise<number> {
     // Nothing due: no signing key, no re-fed entry (no attempt changed it).
     if (!isDue(webhooksDeadline(this.ctx.storage.sql))) return 0;
     const config = merchantConfig(this.env);
@@ -414,7 +430,8 @@ export class OrderBook {
     const post = async (row: WebhookRow): Promise<AttemptResult> => {
       let result: AttemptResult;
       try {
-        result = await postWebhook(row, settings);
+        const posted = postWebhook(row, settings);
+        result = await (together ? together.send(posted) : posted);
       } catch (e) {
         result = { delivered: false, error: e instanceof Error ? e.message : String(e) };
       }
@@ -444,15 +461,16 @@ export class OrderBook {
    * numbers object, before the order existed); until the index has taken a first version, an
    * order without one sends its id to the log too, before the entry.
    */
-  async #sendIndex(): Promise<void> {
+  async #sendIndex(together?: Together): Promise<void> {
     const index = this.env.ORDER_INDEX.getByName(ORDER_INDEX_NAME);
     const log = this.env.ORDER_INDEX.getByName(ORDER_LOG_NAME);
+    const send = async (entry: OrderIndexEntry, version: number, logged: boolean) => {
+      if (!logged && entry.number === undefined) await log.append(entry.id, entry.created_at);
+      await index.upsert(entry, version);
+    };
     await sendIndexFeed(
       this.ctx.storage.sql,
-      async (entry, version, logged) => {
-        if (!logged && entry.number === undefined) await log.append(entry.id, entry.created_at);
-        await index.upsert(entry, version);
-      },
+      together ? (entry, version, logged) => together.send(send(entry, version, logged)) : send,
       Date.now,
     );
   }

@@ -60,6 +60,8 @@ export interface CompletionAttempt {
 
 export interface AttemptProgress {
   readonly reserved?: true;
+  /** The order's number, allocated with the reservation (attempts before it allocate at placing). */
+  readonly number?: number;
   readonly chargeId?: string;
   readonly order?: { readonly id: string; readonly permalink_url: string; readonly label?: string };
 }
@@ -126,7 +128,10 @@ export async function driveAttempt(
   if (!progress.reserved) {
     const held = await reserve(attempt, ports, now);
     if (held) return held;
-    note({ reserved: true }, "reserved");
+    // Before the charge, not after it: every write from the charge's answer to the order is
+    // then one commit (no other object is awaited in between). A number given to an attempt
+    // that is then declined comes back to its retry (keyed by the order id).
+    note({ reserved: true, number: await orderNumber(attempt, ports) }, "reserved");
   }
   if (!progress.chargeId) {
     if (!instrument?.credential) return compensate(attempt, ports);
@@ -153,7 +158,7 @@ export async function driveAttempt(
     note({ chargeId: charge.chargeId }, "charged");
   }
   if (!progress.order) {
-    note({ order: await placeOrder(attempt, progress.chargeId ?? "", ports, now) }, "ordered");
+    note({ order: await placeOrder(attempt, progress, ports, now) }, "ordered");
   }
   return { kind: "completed", order: progress.order as { id: string; permalink_url: string; label?: string } };
 }
@@ -191,16 +196,25 @@ async function reserve(
   throw new Error(`inventory refused the reservation: ${held.reason}`);
 }
 
-async function placeOrder(attempt: CompletionAttempt, chargeId: string, ports: AttemptPorts, now: number) {
+function orderIdOf(attempt: CompletionAttempt, config: MerchantConfig): Promise<string> {
+  return attempt.orderHome === "checkout"
+    ? orderIdIn(config.idSecret, attempt.checkout.id)
+    : derivedId("ord", config.idSecret, attempt.owner, attempt.checkout.id);
+}
+
+/** Keyed by the order id: a replayed step (crash, retry, alarm) gets the number it was given. */
+async function orderNumber(attempt: CompletionAttempt, ports: AttemptPorts): Promise<number> {
+  const orderId = await orderIdOf(attempt, ports.config);
+  return callObject(() => ports.numbers.allocate(orderId));
+}
+
+async function placeOrder(attempt: CompletionAttempt, progress: AttemptProgress, ports: AttemptPorts, now: number) {
   const { config } = ports;
-  const orderId =
-    attempt.orderHome === "checkout"
-      ? await orderIdIn(config.idSecret, attempt.checkout.id)
-      : await derivedId("ord", config.idSecret, attempt.owner, attempt.checkout.id);
+  const chargeId = progress.chargeId ?? "";
+  const orderId = await orderIdOf(attempt, config);
   // The buyer's page carries a sealed token, never the API id (src/lib/handoff-token.ts).
   const permalink = await handoffUrl(config.origin, config.idSecret, "order", orderId, now);
-  // Keyed by the order id: a replayed step (crash, retry, alarm) gets the number it was given.
-  const number = await callObject(() => ports.numbers.allocate(orderId));
+  const number = progress.number ?? (await orderNumber(attempt, ports));
   // The order keeps what a merchant cancellation must undo: this reservation and this charge.
   const ids = {
     orderId,
