@@ -60,8 +60,6 @@ export interface CompletionAttempt {
 
 export interface AttemptProgress {
   readonly reserved?: true;
-  /** The order's number, allocated with the reservation (attempts before it allocate at placing). */
-  readonly number?: number;
   readonly chargeId?: string;
   readonly order?: { readonly id: string; readonly permalink_url: string; readonly label?: string };
 }
@@ -128,10 +126,7 @@ export async function driveAttempt(
   if (!progress.reserved) {
     const held = await reserve(attempt, ports, now);
     if (held) return held;
-    // Before the charge, not after it: every write from the charge's answer to the order is
-    // then one commit (no other object is awaited in between). A number given to an attempt
-    // that is then declined comes back to its retry (keyed by the order id).
-    note({ reserved: true, number: await orderNumber(attempt, ports) }, "reserved");
+    note({ reserved: true }, "reserved");
   }
   if (!progress.chargeId) {
     if (!instrument?.credential) return compensate(attempt, ports);
@@ -158,7 +153,7 @@ export async function driveAttempt(
     note({ chargeId: charge.chargeId }, "charged");
   }
   if (!progress.order) {
-    note({ order: await placeOrder(attempt, progress, ports, now) }, "ordered");
+    note({ order: await placeOrder(attempt, progress.chargeId ?? "", ports, now) }, "ordered");
   }
   return { kind: "completed", order: progress.order as { id: string; permalink_url: string; label?: string } };
 }
@@ -196,25 +191,16 @@ async function reserve(
   throw new Error(`inventory refused the reservation: ${held.reason}`);
 }
 
-function orderIdOf(attempt: CompletionAttempt, config: MerchantConfig): Promise<string> {
-  return attempt.orderHome === "checkout"
-    ? orderIdIn(config.idSecret, attempt.checkout.id)
-    : derivedId("ord", config.idSecret, attempt.owner, attempt.checkout.id);
-}
-
-/** Keyed by the order id: a replayed step (crash, retry, alarm) gets the number it was given. */
-async function orderNumber(attempt: CompletionAttempt, ports: AttemptPorts): Promise<number> {
-  const orderId = await orderIdOf(attempt, ports.config);
-  return callObject(() => ports.numbers.allocate(orderId));
-}
-
-async function placeOrder(attempt: CompletionAttempt, progress: AttemptProgress, ports: AttemptPorts, now: number) {
+async function placeOrder(attempt: CompletionAttempt, chargeId: string, ports: AttemptPorts, now: number) {
   const { config } = ports;
-  const chargeId = progress.chargeId ?? "";
-  const orderId = await orderIdOf(attempt, config);
+  const orderId =
+    attempt.orderHome === "checkout"
+      ? await orderIdIn(config.idSecret, attempt.checkout.id)
+      : await derivedId("ord", config.idSecret, attempt.owner, attempt.checkout.id);
   // The buyer's page carries a sealed token, never the API id (src/lib/handoff-token.ts).
   const permalink = await handoffUrl(config.origin, config.idSecret, "order", orderId, now);
-  const number = progress.number ?? (await orderNumber(attempt, ports));
+  // Keyed by the order id: a replayed step (crash, retry, alarm) gets the number it was given.
+  const number = await callObject(() => ports.numbers.allocate(orderId));
   // The order keeps what a merchant cancellation must undo: this reservation and this charge.
   const ids = {
     orderId,

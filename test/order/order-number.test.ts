@@ -110,6 +110,22 @@ describe("short order numbers", { timeout: 60_000 }, () => {
     expect(numberOf(next.order.label)).toBe(numberOf(done.order.label) + 1);
   });
 
+  it("a declined charge spends no number: the next order placed takes the next one (decisions/orders.md, issue 26)", async () => {
+    const before = await placed();
+    // Stock held, then the charge declined, and the buyer never comes back.
+    const abandoned = await readyCheckout([{ id: "var_abc123_blue_10", quantity: 1 }]);
+    const declined = await tool(
+      "complete_checkout",
+      { id: abandoned.id, checkout: pay("fail_token") },
+      crypto.randomUUID(),
+    );
+    const open = declined.body.result.structuredContent;
+    expect(open.status, JSON.stringify(open)).toBe("ready_for_complete");
+    expect(open.order).toBeUndefined();
+    const next = await placed();
+    expect(numberOf(next.order.label)).toBe(numberOf(before.order.label) + 1);
+  });
+
   it("the confirmation, the order page, the email and the console show it; the console finds the order by it", async () => {
     const log = vi.spyOn(console, "log");
     const done = await placed();
