@@ -19,9 +19,9 @@ import {
 import { merchantConfig } from "../src/config";
 import { callObject } from "../src/lib/object-call";
 import { ORDER_NUMBERS_NAME } from "../src/order/order-number";
-import type { OrderState } from "../src/order/order-state";
 import type { Authentication } from "../src/payment/processor";
 import { processorFor } from "../src/payment/store-processor";
+import type { OrderBook } from "./order/order-book";
 import type { OrderObject } from "./order-object";
 import {
   endAttempt,
@@ -63,7 +63,7 @@ export class CompletionAttempts {
     /** The checkout's store: progress and postponements are its transactions. */
     private readonly store: ObjectStore,
     /** The order this session places, kept in this same object (order/order-book.ts). */
-    private readonly orders: { create(order: OrderState, holdUntil?: number): Promise<unknown> },
+    private readonly orders: Pick<OrderBook, "create">,
   ) {}
 
   /** Waits until no attempt runs in this instance (a concurrent request, the alarm). */

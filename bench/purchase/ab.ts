@@ -1,8 +1,9 @@
 /**
  * Two or more built bundles, the purchase with its webhook, rounds alternated (ABBA…) on fresh
  * state on tmpfs, or on disk with AB29_STATE_DIR (issue 29): CPU ms per journey (/proc, the
- * server's group) and journeys/s, so a change is compared with its parent under the same load. (Instructions retired would be steadier, but
- * this machine's VM exposes no hardware counters to perf.)
+ * server's group) and journeys/s, so a change is compared with its parent under the same
+ * load. (Instructions retired would be steadier, but this machine's VM exposes no hardware
+ * counters to perf.)
  *
  *   node --experimental-websocket scripts/run.mjs bench/purchase/ab.ts <bundle dir> <bundle dir> ...
  *
@@ -17,7 +18,7 @@ import { bundleFile } from "../bundle";
 import { drive, type Target } from "./drive";
 import { startPlatform } from "./platform";
 import { groupCpuSeconds, loadAverage } from "./proc";
-import { freePort, freshCopy, ourTarget, prepareState, startBundle } from "./stores";
+import { freePort, freshCopy, ourTarget, prepareState, removeState, startBundle } from "./stores";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const seconds = env("AB29_SECONDS", 10);
@@ -32,7 +33,7 @@ const temp = mkdtempSync(path.join(tmpdir(), "ucp-ab29-"));
 const platform = await startPlatform();
 const results = new Map<string, number[]>(bundles.map((b) => [b, []]));
 const rates = new Map<string, number[]>(bundles.map((b) => [b, []]));
-const leftOnDisk: Array<() => void> = [];
+const leftOnDisk: string[] = [];
 try {
   const template = mkdtempSync(path.join("/dev/shm", "ucp-ab29-template-"));
   const state = await prepareState(
@@ -60,20 +61,15 @@ try {
         await run.stop();
         // On disk, kept until the end, as bench/purchase/run.ts does: a deletion of thousands
         // of files would slow the next run's file creation (ext4 without a journal).
-        const remove = () => {
-          rmSync(dir, { recursive: true, force: true });
-          // The server's log beside its state (stores.ts startBundle): on tmpfs it is memory.
-          rmSync(`${dir}.log`, { force: true });
-        };
-        if (stateDir === "/dev/shm") remove();
-        else leftOnDisk.push(remove);
+        if (stateDir === "/dev/shm") removeState(dir);
+        else leftOnDisk.push(dir);
       }
     }
   }
   rmSync(template, { recursive: true, force: true });
 } finally {
   await platform.close();
-  for (const remove of leftOnDisk) remove();
+  for (const dir of leftOnDisk) removeState(dir);
   rmSync(temp, { recursive: true, force: true });
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] as number;

@@ -22,7 +22,7 @@ import { drive, STEPS, type Target } from "./drive";
 import { startPlatform } from "./platform";
 import { groupCpuSeconds, loadAverage } from "./proc";
 import { projectRoot } from "./root";
-import { freePort, freshCopy, ourTarget, prepareState, startBundle } from "./stores";
+import { freePort, freshCopy, ourTarget, prepareState, removeState, startBundle } from "./stores";
 
 const root = projectRoot();
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -161,7 +161,7 @@ try {
         );
       } finally {
         await run.stop();
-        rmSync(dir, { recursive: true, force: true });
+        removeState(dir);
       }
     }
   }
@@ -213,7 +213,7 @@ try {
     print("the Worker's share by function (a native call named after its caller):", a.workerFunctions, 25);
   } finally {
     await run.stop();
-    rmSync(dir, { recursive: true, force: true });
+    removeState(dir);
   }
   rmSync(template, { recursive: true, force: true });
 } finally {

@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Running, spawnGroup, stopGroup, waitReady } from "./stores";
+import { type Running, removeState, spawnGroup, stopGroup, waitReady } from "./stores";
 
 export const SAMPLES_HINT =
   "git clone https://github.com/Universal-Commerce-Protocol/samples and set UCP_SAMPLES_DIR to that checkout";
@@ -158,8 +158,7 @@ export async function startReference(
     state,
     stop: async () => {
       await stopGroup(child);
-      rmSync(state, { recursive: true, force: true });
-      rmSync(`${state}.log`, { force: true });
+      removeState(state);
     },
   };
 }

@@ -27,6 +27,7 @@ import {
   ourTarget,
   prepareState,
   type Running,
+  removeState,
   startBundle,
   startNpmStart,
 } from "./stores";
@@ -101,7 +102,7 @@ export async function benchPurchase(
   const missing: string[] = [];
   // The prepared state lives on tmpfs, i.e. in memory: it goes with the run.
   let template: string | undefined;
-  const leftOnDisk: Array<() => void> = [];
+  const leftOnDisk: string[] = [];
   try {
     const clients = Math.max(...options.concurrency);
     let ours: OurState | undefined;
@@ -152,10 +153,6 @@ export async function benchPurchase(
       }
       const state0 = ours as OurState;
       const dir = freshCopy(state0, dirs[state]);
-      const remove = () => {
-        rmSync(dir, { recursive: true, force: true });
-        rmSync(`${dir}.log`, { force: true });
-      };
       const run = server === "bundle" ? await startBundle(bundle as string, dir, port) : await startNpmStart(dir, port);
       return {
         run,
@@ -163,7 +160,7 @@ export async function benchPurchase(
         // On disk, removed after the last round, not before the next run: this disk (ext4
         // without a journal) passes over every inode freed in the last half minute to make a
         // file, so a run started right after thousands of files were deleted paid for them.
-        cleanup: () => (state === "disk" ? leftOnDisk.push(remove) : remove()),
+        cleanup: () => (state === "disk" ? leftOnDisk.push(dir) : removeState(dir)),
       };
     };
     const servers = options.servers.filter((s) => s !== "reference" || reference);
@@ -200,7 +197,7 @@ export async function benchPurchase(
     }
   } finally {
     await platform.close();
-    for (const remove of leftOnDisk) remove();
+    for (const dir of leftOnDisk) removeState(dir);
     rmSync(scratch, { recursive: true, force: true });
     if (template) rmSync(template, { recursive: true, force: true });
   }

@@ -6,7 +6,7 @@
  * run, so every run starts from the same store.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { Miniflare } from "miniflare";
@@ -70,6 +70,12 @@ export async function prepareState(dir: string, scratch: string, profileUrls: re
   } finally {
     await mf.dispose();
   }
+}
+
+/** Deletes a run's state and the server's log beside it (spawnGroup's log file, `<state>.log`). */
+export function removeState(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(`${dir}.log`, { force: true });
 }
 
 /** A fresh copy of the prepared state under `parent` (tmpfs or disk). */
