@@ -54,6 +54,14 @@ export interface PurchaseReport {
 }
 
 const list = (name: string, fallback: string) => (process.env[name] ?? fallback).split(",").filter(Boolean);
+/** A list of names, each one of `allowed`: a wrong one is named before anything starts. */
+const names = <T extends string>(name: string, allowed: readonly T[]): T[] => {
+  const given = list(name, allowed.join(","));
+  const wrong = given.filter((v) => !(allowed as readonly string[]).includes(v));
+  if (wrong.length > 0 || given.length === 0)
+    throw new Error(`${name}: ${wrong.join(", ") || "empty"} is not one of ${allowed.join(", ")}`);
+  return given as T[];
+};
 const num = (name: string, fallback: number) => {
   const v = Number(process.env[name] ?? fallback);
   if (!Number.isFinite(v) || v < 0) throw new Error(`${name} must be a non-negative number`);
@@ -65,9 +73,13 @@ export function optionsFromEnv(): PurchaseOptions {
     seconds: num("BENCH29_SECONDS", 20),
     warmupSeconds: num("BENCH29_WARMUP_SECONDS", 3),
     rounds: Math.max(1, Math.floor(num("BENCH29_ROUNDS", 2))),
-    concurrency: list("BENCH29_CONCURRENCY", "32,64").map(Number),
-    servers: list("BENCH29_SERVERS", "reference,bundle,npm-start") as ServerKind[],
-    states: list("BENCH29_STATES", "tmpfs,disk") as StateKind[],
+    concurrency: list("BENCH29_CONCURRENCY", "32,64").map((c) => {
+      const n = Number(c);
+      if (!Number.isInteger(n) || n < 1) throw new Error(`BENCH29_CONCURRENCY: ${c} is not a positive whole number`);
+      return n;
+    }),
+    servers: names<ServerKind>("BENCH29_SERVERS", ["reference", "bundle", "npm-start"]),
+    states: names<StateKind>("BENCH29_STATES", ["tmpfs", "disk"]),
     webhookWaitSeconds: num("BENCH29_WEBHOOK_WAIT_SECONDS", 15),
   };
 }

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { announcedOrder, ourProfile, referenceProfile, startPlatform } from "../../bench/purchase/platform";
 import { patchReference } from "../../bench/purchase/reference";
 import { HEADER, markdownTable, type RoundResult } from "../../bench/purchase/report";
-import { benchPurchase } from "../../bench/purchase/run";
+import { benchPurchase, optionsFromEnv } from "../../bench/purchase/run";
 
 const round = (over: Partial<RoundResult>): RoundResult => ({
   server: "bundle",
@@ -43,6 +43,43 @@ describe("purchase bench table", () => {
     const table = markdownTable([round({})], ["Node reference: UCP_SAMPLES_DIR is not set (git clone …)"]);
     expect(table.split("\n").at(-1)).toContain("UCP_SAMPLES_DIR is not set");
     expect(table.split("\n").at(-1)).toContain("missing");
+  });
+});
+
+describe("the bench's settings", () => {
+  const withEnv = (vars: Record<string, string>, read: () => unknown) => {
+    const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, vars);
+    try {
+      return read();
+    } finally {
+      for (const [k, v] of Object.entries(before)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  };
+
+  it("names a state, server or concurrency it does not know before anything starts", () => {
+    // A folder where a state kind belongs used to reach the first round as "path undefined".
+    expect(() => withEnv({ BENCH29_STATES: "/dev/shm" }, optionsFromEnv)).toThrow(
+      "BENCH29_STATES: /dev/shm is not one of tmpfs, disk",
+    );
+    expect(() => withEnv({ BENCH29_SERVERS: "bundle,wrangler" }, optionsFromEnv)).toThrow(
+      "BENCH29_SERVERS: wrangler is not one of reference, bundle, npm-start",
+    );
+    expect(() => withEnv({ BENCH29_CONCURRENCY: "32,lots" }, optionsFromEnv)).toThrow(
+      "BENCH29_CONCURRENCY: lots is not a positive whole number",
+    );
+  });
+
+  it("takes the kinds it knows, in the order given", () => {
+    const options = withEnv(
+      { BENCH29_STATES: "disk,tmpfs", BENCH29_SERVERS: "npm-start" },
+      optionsFromEnv,
+    ) as ReturnType<typeof optionsFromEnv>;
+    expect(options.states).toEqual(["disk", "tmpfs"]);
+    expect(options.servers).toEqual(["npm-start"]);
   });
 });
 
