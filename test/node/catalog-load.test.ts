@@ -3,7 +3,7 @@
  * against a temporary local KV state, read back through the Worker's own catalog code.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -183,19 +183,24 @@ describe("catalog:load killed halfway", () => {
     for (let n = 1; n <= 12_000; n++)
       rows.push(`prod_k${n},Killed Lamp ${n},A lamp,var_k${n},SKU-K${n},${500 + n},USD,in_stock,5`);
     writeFileSync(big, `${rows.join("\n")}\n`);
-    // Killed (SIGKILL: no cleanup) once its first 5,000 documents and their search rows are written.
+    // Killed (SIGKILL: no cleanup) once its first 5,000 documents and their search rows are
+    // written, with its whole process group, as a terminal's Ctrl-C reaches it: the loader's
+    // local workerd goes too (killed alone, the loader left it running after the test).
     const child = spawn(process.execPath, ["scripts/run.mjs", "scripts/load-catalog.ts", big, "--persist-to", state], {
       cwd: ROOT,
       env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      detached: true,
     });
     let out = "";
     await new Promise<void>((resolve) => {
       child.stdout.on("data", (chunk: Buffer) => {
         out += chunk.toString();
-        if (/wrote 5000\/12000 products/.test(out)) child.kill("SIGKILL");
+        if (/wrote 5000\/12000 products/.test(out)) process.kill(-(child.pid as number), "SIGKILL");
       });
       child.on("exit", () => resolve());
     });
+    // Gone within moments (SIGKILL is not ignorable): nothing of the loader outlives the test.
+    await vi.waitUntil(() => !groupAlive(child.pid as number), { timeout: 5000, interval: 50 });
     expect(out).toMatch(/wrote 5000\/12000 products/);
     expect(out).not.toMatch(/Loaded/);
     const after = await served([...FIXED_IDS, "prod_k1", "prod_k4999"]);
@@ -289,5 +294,24 @@ async function searchVersions(): Promise<number[]> {
     );
   } finally {
     await dispose();
+  }
+}
+
+/** Whether any process of group `group` is still running (Linux /proc; elsewhere: none seen). */
+function groupAlive(group: number): boolean {
+  try {
+    return readdirSync("/proc")
+      .filter((e) => /^\d+$/.test(e))
+      .some((pid) => {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+          const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+          return Number(fields[2]) === group && fields[0] !== "Z";
+        } catch {
+          return false;
+        }
+      });
+  } catch {
+    return false;
   }
 }
