@@ -141,7 +141,15 @@ describe("the order in its checkout's object", () => {
           .exec<{ attempts: number; next_attempt_at: number }>("SELECT attempts, next_attempt_at FROM webhooks")
           .one(),
       }));
-    await vi.waitUntil(async () => (await row()).webhook.attempts >= 1, { timeout: 5000, interval: 20 });
+    // Until the order's follow-up has ended: its last step arms the alarm for the retry. Made
+    // due before that, the row would be seen by that step, which sets the alarm to now, and
+    // workerd would run it itself before the test does (a flake under load, 2026-11-28).
+    const retryArmed = async () => {
+      const { webhook } = await row();
+      const alarm = await runInDurableObject(object, (_o: CheckoutObject, state) => state.storage.getAlarm());
+      return webhook.attempts >= 1 && alarm === webhook.next_attempt_at;
+    };
+    await vi.waitUntil(retryArmed, { timeout: 5000, interval: 20 });
     // Due now: the alarm's run makes the second attempt, which the receiver fails too.
     await runInDurableObject(object, (_o: CheckoutObject, state) => {
       state.storage.sql.exec("UPDATE webhooks SET next_attempt_at = 0");
