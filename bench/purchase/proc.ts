@@ -11,6 +11,8 @@ const PAGE_BYTES = 4096;
 interface ProcStat {
   readonly pid: number;
   readonly group: number;
+  /** R, S, D, Z (a zombie: exited, not yet reaped), … */
+  readonly state: string;
   readonly ticks: number;
   readonly rssBytes: number;
 }
@@ -22,6 +24,7 @@ function stat(pid: number): ProcStat | undefined {
     const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
     return {
       pid,
+      state: rest[0] as string,
       group: Number(rest[2]),
       ticks: Number(rest[11]) + Number(rest[12]),
       rssBytes: Number(rest[21]) * PAGE_BYTES,
@@ -40,6 +43,15 @@ export function groupProcesses(group: number): ProcStat[] {
     if (s && s.group === group) out.push(s);
   }
   return out;
+}
+
+/** Whether any process of the group is still running (not a zombie); elsewhere than Linux, false. */
+export function groupAlive(group: number): boolean {
+  try {
+    return groupProcesses(group).some((p) => p.state !== "Z");
+  } catch {
+    return false;
+  }
 }
 
 /** CPU seconds (user + system) the group's processes have used so far. */

@@ -3,10 +3,11 @@
  * against a temporary local KV state, read back through the Worker's own catalog code.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { groupAlive } from "../../bench/purchase/proc";
 import type { Message } from "../../schemas/ucp/common";
 import { openLocalDatabase } from "../../scripts/lib/d1-writer";
 import { openLocalNamespace } from "../../scripts/lib/kv-writer";
@@ -294,24 +295,5 @@ async function searchVersions(): Promise<number[]> {
     );
   } finally {
     await dispose();
-  }
-}
-
-/** Whether any process of group `group` is still running (Linux /proc; elsewhere: none seen). */
-function groupAlive(group: number): boolean {
-  try {
-    return readdirSync("/proc")
-      .filter((e) => /^\d+$/.test(e))
-      .some((pid) => {
-        try {
-          const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-          const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-          return Number(fields[2]) === group && fields[0] !== "Z";
-        } catch {
-          return false;
-        }
-      });
-  } catch {
-    return false;
   }
 }

@@ -135,18 +135,19 @@ describe("the order in its checkout's object", () => {
     ).body.result.structuredContent;
     expect(done.status).toBe("completed");
     const object = checkoutStub(checkout.id);
+    // The webhook's row and the object's alarm, read in one call.
     const row = () =>
-      runInDurableObject(object, (_o: CheckoutObject, state) => ({
+      runInDurableObject(object, async (_o: CheckoutObject, state) => ({
         webhook: state.storage.sql
           .exec<{ attempts: number; next_attempt_at: number }>("SELECT attempts, next_attempt_at FROM webhooks")
           .one(),
+        alarm: await state.storage.getAlarm(),
       }));
     // Until the order's follow-up has ended: its last step arms the alarm for the retry. Made
     // due before that, the row would be seen by that step, which sets the alarm to now, and
     // workerd would run it itself before the test does (a flake under load, 2026-11-28).
     const retryArmed = async () => {
-      const { webhook } = await row();
-      const alarm = await runInDurableObject(object, (_o: CheckoutObject, state) => state.storage.getAlarm());
+      const { webhook, alarm } = await row();
       return webhook.attempts >= 1 && alarm === webhook.next_attempt_at;
     };
     await vi.waitUntil(retryArmed, { timeout: 5000, interval: 20 });
@@ -155,9 +156,8 @@ describe("the order in its checkout's object", () => {
       state.storage.sql.exec("UPDATE webhooks SET next_attempt_at = 0");
     });
     expect(await runDurableObjectAlarm(object)).toBe(true);
-    const { webhook } = await row();
+    const { webhook, alarm } = await row();
     expect(webhook.attempts).toBe(2);
-    const alarm = await runInDurableObject(object, (_o: CheckoutObject, state) => state.storage.getAlarm());
     expect(alarm).toBe(webhook.next_attempt_at);
     expect(webhook.next_attempt_at).toBeLessThan(Date.now() + 60_000);
   });
